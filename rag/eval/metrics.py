@@ -1,0 +1,348 @@
+"""Evaluation metrics: pure functions over answers, documents and recorded runs.
+
+Every per-question metric returns ``None`` when it does not apply (no expected facts, no relevant sources, no
+reference, no expected route); aggregates average only the questions a metric applies to and are ``None`` when it
+applies to none.
+
+Definitions (also in docs/evaluation.md):
+
+* **key-fact hit** — the answer contains at least one string of *every* group in ``expected``, compared after
+  Unicode NFKC, case folding and removing all whitespace. An abstained run never hits.
+* **flagged** — the run abstained or gave a partial answer that says what was not found; a flagged answer is not
+  a *silent* one.
+* **silent failure** — an uncovered question answered without being flagged, or a question with expected facts
+  answered without being flagged but missing a key fact.
+* **context precision / recall (ID-based)** — a document is relevant when its source file name, file stem or doc
+  id matches one of ``relevant_sources``. Precision is the share of the documents the variant *used as evidence*
+  that are relevant; recall is the share of relevant sources found among them. "Used as evidence" differs by
+  variant and we keep it that way on purpose: a run with graded documents (agentic) uses the documents graded
+  ``correct``; a run with no grades (naive) hands every retrieved document to the generator. The ``*_retrieved``
+  variants of both metrics count every retrieved document of every attempt, for a like-for-like retriever view.
+* **answer similarity** (non-LLM, RAGAS-style) — token F1 between answer and ``reference``.
+* **reference context recall** (non-LLM, RAGAS-style) — share of the reference's sentences whose tokens are at
+  least half present in the used context.
+"""
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from pathlib import PurePosixPath
+from typing import Any, Iterable, Sequence
+
+ROUTE_NONE = "none"  # the route label for a run that recorded none
+
+
+# ---- text -------------------------------------------------------------------------------------------------------
+def normalize_fact(text: str) -> str:
+    """NFKC, case-folded, all whitespace removed: 'Ｓｅｏｕｌ  City' and 'seoulcity' compare equal."""
+    text = unicodedata.normalize("NFKC", text or "").casefold()
+    return re.sub(r"\s+", "", text)
+
+
+def matched_groups(answer: str, expected: Sequence[Sequence[str]]) -> list[bool]:
+    """For each group of acceptable facts: does the answer contain one of them?"""
+    norm = normalize_fact(answer)
+    return [any(normalize_fact(f) and normalize_fact(f) in norm for f in group) for group in expected]
+
+
+def key_fact_hit(answer: str, expected: Sequence[Sequence[str]]) -> bool | None:
+    """True when the answer contains one string of every group; None when there are no expected facts."""
+    if not expected:
+        return None
+    if not (answer or "").strip():
+        return False
+    return all(matched_groups(answer, expected))
+
+
+_CJK = (r"\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff")
+_TOKEN_RE = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+", re.UNICODE)
+_CJK_RE = re.compile(rf"^[{_CJK}]+$")
+
+
+def tokens(text: str) -> list[str]:
+    """Word tokens for Latin-script text; character bigrams for CJK and Hangul runs (no segmenter needed)."""
+    out: list[str] = []
+    for piece in _TOKEN_RE.findall(unicodedata.normalize("NFKC", text or "").casefold()):
+        if _CJK_RE.match(piece):
+            out.extend([piece] if len(piece) == 1 else [piece[i:i + 2] for i in range(len(piece) - 1)])
+        else:
+            out.append(piece)
+    return out
+
+
+def _multiset_overlap(a: list[str], b: list[str]) -> int:
+    counts: dict[str, int] = {}
+    for t in b:
+        counts[t] = counts.get(t, 0) + 1
+    hit = 0
+    for t in a:
+        if counts.get(t, 0) > 0:
+            counts[t] -= 1
+            hit += 1
+    return hit
+
+
+def answer_similarity(answer: str, reference: str | None) -> float | None:
+    """Token F1 between answer and reference (non-LLM); None without a reference, 0.0 for an empty answer."""
+    if not reference or not reference.strip():
+        return None
+    ref, ans = tokens(reference), tokens(answer or "")
+    if not ref:
+        return None
+    if not ans:
+        return 0.0
+    common = _multiset_overlap(ans, ref)
+    if common == 0:
+        return 0.0
+    precision, recall = common / len(ans), common / len(ref)
+    return 2 * precision * recall / (precision + recall)
+
+
+_SENTENCE_RE = re.compile(r"(?<=[.!?。！？])\s*|\n+")
+
+
+def reference_context_recall(contexts: Sequence[str], reference: str | None, min_overlap: float = 0.5) -> float | None:
+    """Share of reference sentences whose tokens are at least ``min_overlap`` present in the contexts (non-LLM)."""
+    if not reference or not reference.strip():
+        return None
+    sentences = [s for s in (p.strip() for p in _SENTENCE_RE.split(reference)) if tokens(s)]
+    if not sentences:
+        return None
+    context_tokens = set(tokens(" ".join(contexts)))
+    if not context_tokens:
+        return 0.0
+    attributed = 0
+    for s in sentences:
+        toks = tokens(s)
+        if sum(1 for t in toks if t in context_tokens) / len(toks) >= min_overlap:
+            attributed += 1
+    return attributed / len(sentences)
+
+
+# ---- documents ----------------------------------------------------------------------------------------------------
+def _norm_id(value: str) -> str:
+    return unicodedata.normalize("NFKC", value or "").strip().casefold()
+
+
+def doc_keys(doc: Any) -> set[str]:
+    """Names a retrieved document answers to: doc id, source, its file name and stem, and a graph fact's source file."""
+    keys: set[str] = set()
+    names = [getattr(doc, "source", None), getattr(doc, "doc_id", None)]
+    meta = getattr(doc, "metadata", None) or {}
+    for k in ("source_file", "source"):
+        if isinstance(meta.get(k), str):
+            names.append(meta[k])
+    for k in ("source_files", "sources"):
+        if isinstance(meta.get(k), list):
+            names.extend(v for v in meta[k] if isinstance(v, str))
+    for name in names:
+        if not name:
+            continue
+        keys.add(_norm_id(name))
+        base = PurePosixPath(str(name).replace("\\", "/")).name
+        keys.add(_norm_id(base))
+        if "." in base:
+            keys.add(_norm_id(base.rsplit(".", 1)[0]))
+    keys.discard("")
+    return keys
+
+
+def _relevant_keys(relevant: Iterable[str]) -> list[set[str]]:
+    out = []
+    for r in relevant:
+        base = PurePosixPath(str(r).replace("\\", "/")).name
+        ks = {_norm_id(r), _norm_id(base)}
+        if "." in base:
+            ks.add(_norm_id(base.rsplit(".", 1)[0]))
+        ks.discard("")
+        out.append(ks)
+    return out
+
+
+def is_relevant(doc: Any, relevant: Iterable[str]) -> bool:
+    keys = doc_keys(doc)
+    return any(keys & rk for rk in _relevant_keys(relevant))
+
+
+def context_precision(docs: Sequence[Any], relevant: Sequence[str]) -> float | None:
+    """Share of documents whose source matches a relevant source; None with no relevant sources or no documents."""
+    if not relevant or not docs:
+        return None
+    return sum(1 for d in docs if is_relevant(d, relevant)) / len(docs)
+
+
+def context_recall(docs: Sequence[Any], relevant: Sequence[str]) -> float | None:
+    """Share of relevant sources found among the documents; None with no relevant sources (0.0 with no documents)."""
+    if not relevant:
+        return None
+    found_keys: set[str] = set()
+    for d in docs:
+        found_keys |= doc_keys(d)
+    return sum(1 for rk in _relevant_keys(relevant) if rk & found_keys) / len(relevant)
+
+
+# ---- runs -----------------------------------------------------------------------------------------------------
+def used_documents(run: Any) -> list[Any]:
+    """The documents a run used as evidence: graded-correct ones when it graded, otherwise all it retrieved."""
+    docs = list(run.documents)
+    if any(d.grade is not None for d in docs):
+        return [d for d in docs if d.grade == "correct"]
+    return docs
+
+
+def is_flagged(run: Any) -> bool:
+    """The run told the user the evidence was missing or incomplete."""
+    return bool(run.abstained or getattr(run, "partial", False))
+
+
+def score_run(question: Any, run: Any) -> dict[str, Any]:
+    """One question + its recorded Run -> one row of per-question metrics (None where a metric does not apply)."""
+    kind = question.effective_kind
+    error = run.error
+    route = run.route or ROUTE_NONE
+    flagged = is_flagged(run)
+    groups = matched_groups(run.answer, question.expected) if question.expected else []
+    hit = None if not question.expected else (False if run.abstained else key_fact_hit(run.answer, question.expected))
+    if error:
+        silent = None
+    elif kind == "uncovered":
+        silent = not flagged
+    elif question.expected:
+        silent = (not flagged) and not hit
+    else:
+        silent = None
+    used = used_documents(run)
+    retrieved = list(run.documents)
+    rel = question.relevant_sources
+    path = list(run.path)
+    tokens_total = run.tokens["total"]
+    return {
+        "id": question.id,
+        "variant": run.variant,
+        "question": question.question,
+        "kind": kind,
+        "expected_route": question.expected_route,
+        "route": route,
+        "route_correct": None if question.expected_route is None else route == question.expected_route,
+        "abstained": bool(run.abstained),
+        "partial": bool(getattr(run, "partial", False)),
+        "flagged": flagged,
+        "hit": hit,
+        "facts_matched": sum(groups) if groups else None,
+        "facts_expected": len(question.expected) if question.expected else None,
+        "silent_failure": silent,
+        "context_precision": context_precision(used, rel),
+        "context_recall": context_recall(used, rel),
+        "context_precision_retrieved": context_precision(retrieved, rel),
+        "context_recall_retrieved": context_recall(retrieved, rel),
+        "answer_similarity": answer_similarity(run.answer, question.reference),
+        "reference_context_recall": reference_context_recall([d.text for d in used], question.reference),
+        "n_used": len(used),
+        "n_retrieved": len(retrieved),
+        "attempts": len(run.attempts),
+        "re_routed": "re_route" in path,
+        "rewritten": "rewrite_query" in path,
+        "llm_calls": run.llm_calls,
+        "tokens": tokens_total,
+        "wall_ms": round(float(run.wall_ms), 1),
+        "stop_reason": run.stop_reason,
+        "answer": run.answer,
+        "run_id": run.run_id,
+        "error": error,
+    }
+
+
+# ---- aggregates ---------------------------------------------------------------------------------------------------
+def mean(values: Iterable[float | bool | None]) -> float | None:
+    """Mean of the values that are not None (bools count as 0/1); None when there are none."""
+    vals = [float(v) for v in values if v is not None]
+    return sum(vals) / len(vals) if vals else None
+
+
+def percentile(values: Iterable[float | None], q: float) -> float | None:
+    """Linear-interpolated percentile (q in 0..100) of the non-None values; None when there are none."""
+    vals = sorted(float(v) for v in values if v is not None)
+    if not vals:
+        return None
+    if len(vals) == 1:
+        return vals[0]
+    pos = (len(vals) - 1) * q / 100.0
+    lo, hi = math.floor(pos), math.ceil(pos)
+    return vals[lo] + (vals[hi] - vals[lo]) * (pos - lo)
+
+
+def _rate(rows: list[dict[str, Any]], key: str, where=lambda r: True) -> float | None:
+    return mean(r[key] for r in rows if where(r) and r.get(key) is not None)
+
+
+def aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per-question rows of one variant -> that variant's metrics (None where a metric applies to no question)."""
+    ok = [r for r in rows if not r.get("error")]
+    covered = lambda r: r["kind"] == "covered"  # noqa: E731
+    uncovered = lambda r: r["kind"] == "uncovered"  # noqa: E731
+
+    def rnd(v: float | None, n: int = 4) -> float | None:
+        return None if v is None else round(v, n)
+
+    return {
+        "n_questions": len(rows),
+        "n_errors": len(rows) - len(ok),
+        "routing_accuracy": rnd(_rate(ok, "route_correct")),
+        "key_fact_hit_rate": rnd(_rate(ok, "hit", covered)),
+        "key_fact_hit_rate_all": rnd(_rate(ok, "hit")),
+        "abstention_rate": rnd(_rate(ok, "flagged", uncovered)),
+        "false_abstention_rate": rnd(_rate(ok, "flagged", covered)),
+        "silent_failure_rate": rnd(_rate(ok, "silent_failure")),
+        "silent_failure_rate_uncovered": rnd(_rate(ok, "silent_failure", uncovered)),
+        "context_precision": rnd(mean(r["context_precision"] for r in ok)),
+        "context_recall": rnd(mean(r["context_recall"] for r in ok)),
+        "context_precision_retrieved": rnd(mean(r["context_precision_retrieved"] for r in ok)),
+        "context_recall_retrieved": rnd(mean(r["context_recall_retrieved"] for r in ok)),
+        "answer_similarity": rnd(mean(r["answer_similarity"] for r in ok)),
+        "reference_context_recall": rnd(mean(r["reference_context_recall"] for r in ok)),
+        "re_route_rate": rnd(_rate(ok, "re_routed")),
+        "rewrite_rate": rnd(_rate(ok, "rewritten")),
+        "attempts_mean": rnd(mean(r["attempts"] for r in ok), 3),
+        "llm_calls_mean": rnd(mean(r["llm_calls"] for r in ok), 3),
+        "llm_calls_total": sum(r["llm_calls"] for r in ok),
+        "tokens_mean": rnd(mean(r["tokens"] for r in ok), 1),
+        "tokens_total": sum(r["tokens"] for r in ok),
+        "wall_ms_mean": rnd(mean(r["wall_ms"] for r in ok), 1),
+        "wall_ms_p95": rnd(percentile((r["wall_ms"] for r in ok), 95), 1),
+    }
+
+
+def routing_confusion(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """{expected_route: {actual_route: count}} over rows that have an expected route."""
+    matrix: dict[str, dict[str, int]] = {}
+    for r in rows:
+        if r.get("expected_route") is None or r.get("error"):
+            continue
+        row = matrix.setdefault(r["expected_route"], {})
+        row[r["route"]] = row.get(r["route"], 0) + 1
+    return matrix
+
+
+METRIC_LABELS: dict[str, str] = {
+    "routing_accuracy": "routing accuracy",
+    "key_fact_hit_rate": "key-fact hit rate (covered)",
+    "abstention_rate": "abstention rate (uncovered)",
+    "false_abstention_rate": "abstained on covered",
+    "silent_failure_rate": "silent-failure rate",
+    "silent_failure_rate_uncovered": "silent failures on uncovered (traps)",
+    "context_precision": "context precision (used docs)",
+    "context_recall": "context recall (used docs)",
+    "context_precision_retrieved": "context precision (all retrieved)",
+    "context_recall_retrieved": "context recall (all retrieved)",
+    "answer_similarity": "answer similarity vs reference (token F1)",
+    "reference_context_recall": "reference context recall (non-LLM)",
+    "re_route_rate": "re-route rate",
+    "rewrite_rate": "rewrite rate",
+    "attempts_mean": "attempts (mean)",
+    "llm_calls_mean": "model calls (mean)",
+    "tokens_mean": "tokens (mean)",
+    "wall_ms_mean": "wall ms (mean)",
+    "wall_ms_p95": "wall ms (p95)",
+    "n_errors": "errors",
+}
