@@ -1,0 +1,57 @@
+"""Agent variants: ``VARIANTS`` (name -> class) and ``run_question``.
+
+A new variant (CRAG, Self-RAG, Adaptive, retriever-as-tool, ...) is one module with a class that has
+``name``, ``label``, ``description`` and ``run(question, kb, engine, settings, on_step=None) -> Run``
+(see ``rag.variants.base``), plus one line in ``VARIANTS``.
+"""
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from rag.config import Settings
+from rag.trace import Run
+from rag.types import DecisionEngine, RagError
+from rag.variants.agentic import AgenticVariant
+from rag.variants.base import KnowledgeBaseLike, OnStep, Variant
+from rag.variants.naive import NaiveVariant
+
+if TYPE_CHECKING:
+    from rag.runstore import RunStore
+
+log = logging.getLogger(__name__)
+
+VARIANTS: dict[str, type[Variant]] = {
+    AgenticVariant.name: AgenticVariant,
+    NaiveVariant.name: NaiveVariant,
+}
+
+
+def get_variant(name: str) -> Variant:
+    try:
+        return VARIANTS[name]()
+    except KeyError:
+        raise RagError(f"unknown variant {name!r}: choose one of {', '.join(VARIANTS)}") from None
+
+
+def run_question(question: str, kb: KnowledgeBaseLike, engine: DecisionEngine, settings: Settings,
+                 variant: str = "agentic", on_step: OnStep | None = None, store: "RunStore | None" = None) -> Run:
+    """Answer ``question`` with the named variant and return its trace; saved to ``store`` when given.
+
+    Raises ``RagError`` only for an unknown variant or an empty question; every failure during the run is
+    recorded in the returned ``Run`` (``run.error``, ``stop_reason == "error"``).
+    """
+    chosen = get_variant(variant)
+    question = question.strip()
+    if not question:
+        raise RagError("the question is empty: type a question to ask")
+    run = chosen.run(question, kb, engine, settings, on_step=on_step)
+    if store is not None:
+        try:
+            store.save(run)
+        except Exception as exc:  # the answer is still worth returning
+            log.warning("could not save run %s to the run store: %s", run.run_id, exc)
+    return run
+
+
+__all__ = ["VARIANTS", "get_variant", "run_question", "Variant"]

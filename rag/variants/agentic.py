@@ -1,0 +1,421 @@
+"""The agentic variant: a LangGraph ``StateGraph`` that routes, grades, reflects and retries (seed 000 + 002).
+
+```
+START → classify ─direct→ direct_generate → END
+            └─vector|graph|web→ retrieve_<s> → grade_documents → evaluate_context
+evaluate_context ─quality ≥ threshold→ generate → END
+                 ├─budget left, untried strategy (vector→graph→web)→ re_route → retrieve_<next>
+                 ├─budget left, all tried→ rewrite_query → retrieve_<same>
+                 └─budget exhausted or repetition→ partial_answer → END
+```
+
+``evaluate_context`` decides the next action (``decide_next``) and records why; the routing
+functions only read that decision. The loop bound is ``settings.max_attempts`` counted in the
+state (``attempt``); ``recursion_limit`` is only a safety net. Every node appends one ``Step``
+to the state; ``AgenticVariant.run`` streams the graph and hands each step to ``on_step`` as it
+lands, so a UI can show the run live.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, Callable, Literal, TypedDict
+
+from langgraph.errors import GraphRecursionError
+from langgraph.graph import END, START, StateGraph
+
+from rag.config import Settings
+from rag.trace import Attempt, Run, Step, StepTimer
+from rag.types import RETRIEVAL_ORDER, Answer, DecisionEngine, Grade, Retrieved
+from rag.variants.base import (
+    Hop,
+    KnowledgeBaseLike,
+    NodeFailed,
+    OnStep,
+    TraceRecorder,
+    answer_output,
+    apply_answer,
+    clamp01,
+    clean_grade,
+    doc_records,
+    error_text,
+    guarded,
+    jaccard,
+    make_step,
+    normalize_query,
+    retrieve_with,
+    short,
+    usable_evidence,
+)
+
+# ---- node names -----------------------------------------------------------------------------------------------------
+CLASSIFY = "classify"
+RETRIEVE_VECTOR = "retrieve_vector"
+RETRIEVE_GRAPH = "retrieve_graph"
+RETRIEVE_WEB = "retrieve_web"
+GRADE_DOCUMENTS = "grade_documents"
+EVALUATE_CONTEXT = "evaluate_context"
+RE_ROUTE = "re_route"
+REWRITE_QUERY = "rewrite_query"
+GENERATE = "generate"
+DIRECT_GENERATE = "direct_generate"
+PARTIAL_ANSWER = "partial_answer"
+
+RETRIEVE_NODE = {"vector": RETRIEVE_VECTOR, "graph": RETRIEVE_GRAPH, "web": RETRIEVE_WEB}
+NODES: tuple[str, ...] = (CLASSIFY, RETRIEVE_VECTOR, RETRIEVE_GRAPH, RETRIEVE_WEB, GRADE_DOCUMENTS,
+                          EVALUATE_CONTEXT, RE_ROUTE, REWRITE_QUERY, GENERATE, DIRECT_GENERATE, PARTIAL_ANSWER)
+STRATEGIES: tuple[str, ...] = ("vector", "graph", "web", "direct")
+JACCARD_REPEAT = 0.8  # retrieved ids this close to the previous hop's: the same place dug again
+
+_RETRIEVERS = (RETRIEVE_VECTOR, RETRIEVE_GRAPH, RETRIEVE_WEB)
+# Every edge of the static diagram (the UI draws it; a test checks it against the compiled graph).
+GRAPH_EDGES: tuple[tuple[str, str], ...] = (
+    (START, CLASSIFY),
+    (CLASSIFY, DIRECT_GENERATE),
+    *((CLASSIFY, r) for r in _RETRIEVERS),
+    *((r, GRADE_DOCUMENTS) for r in _RETRIEVERS),
+    (GRADE_DOCUMENTS, EVALUATE_CONTEXT),
+    (EVALUATE_CONTEXT, GENERATE),
+    (EVALUATE_CONTEXT, RE_ROUTE),
+    (EVALUATE_CONTEXT, REWRITE_QUERY),
+    (EVALUATE_CONTEXT, PARTIAL_ANSWER),
+    *((RE_ROUTE, r) for r in _RETRIEVERS),
+    *((REWRITE_QUERY, r) for r in _RETRIEVERS),
+    (GENERATE, END),
+    (DIRECT_GENERATE, END),
+    (PARTIAL_ANSWER, END),
+)
+CONDITIONAL_SOURCES: frozenset[str] = frozenset({CLASSIFY, EVALUATE_CONTEXT, RE_ROUTE, REWRITE_QUERY})
+
+NextAction = Literal["generate", "re_route", "rewrite_query", "partial_answer"]
+
+
+class AgentState(TypedDict, total=False):
+    question: str
+    route: str  # the first strategy classify chose
+    strategy: str  # strategy of the current (or next) retrieval
+    query: str  # query of the current (or next) retrieval
+    attempt: int  # retrieval attempts started: the loop bound counts this
+    tried: Annotated[list[str], operator.add]
+    docs: list[Retrieved]  # current attempt
+    grades: list[Grade]  # current attempt, same order as docs
+    retrieval_ok: bool
+    retrieval_note: str
+    quality: float
+    next_action: str
+    next_strategy: str
+    action_reason: str
+    stop_reason: str
+    hops: Annotated[list[Hop], operator.add]  # every attempt's docs and grades (partial answers use them all)
+    attempts: Annotated[list[Attempt], operator.add]
+    answer: Answer
+    steps: Annotated[list[Step], operator.add]
+
+
+# ---- the decision after each attempt (pure) ------------------------------------------------------------------------
+
+def detect_repetition(hops: list[Hop]) -> str | None:
+    """Why the last hop repeats an earlier one, or None. Same normalized query with the same strategy as any
+    earlier hop, or retrieved ids overlapping the previous hop's with Jaccard ≥ 0.8 (both non-empty)."""
+    if len(hops) < 2:
+        return None
+    current = hops[-1]
+    key = normalize_query(current.query)
+    for hop in hops[:-1]:
+        if hop.strategy == current.strategy and normalize_query(hop.query) == key:
+            return (f"attempt {current.number} repeats attempt {hop.number}: the same query "
+                    f"({short(current.query, 80)!r}) on the same tool ({current.strategy})")
+    previous = hops[-2]
+    if current.ids and previous.ids:
+        overlap = jaccard(current.ids, previous.ids)
+        if overlap >= JACCARD_REPEAT:
+            return (f"attempt {current.number} retrieved nearly the same documents as attempt {previous.number} "
+                    f"(id overlap {overlap:.2f} ≥ {JACCARD_REPEAT})")
+    return None
+
+
+def decide_next(hops: list[Hop], threshold: float, max_attempts: int,
+                order: tuple[str, ...] = RETRIEVAL_ORDER) -> tuple[NextAction, str, str, str]:
+    """(action, next strategy, reason, stop reason) after the last hop. Order of checks: quality met → generate;
+    repetition → partial answer; budget used up → partial answer; an untried strategy → re-route; otherwise rewrite
+    the query for the current strategy (or the last one that worked when the current tool was unavailable)."""
+    current = hops[-1]
+    if current.status == "ok" and current.quality >= threshold:
+        return ("generate", current.strategy,
+                f"quality {current.quality:.2f} ≥ threshold {threshold:.2f}: the context is good enough", "quality_met")
+    below = (f"quality {current.quality:.2f} < threshold {threshold:.2f}" if current.status == "ok"
+             else f"attempt {current.number} failed ({current.note})")
+    repeated = detect_repetition(hops)
+    if repeated:
+        return "partial_answer", current.strategy, f"{below}; {repeated}: stop with what was found", "repetition"
+    if len(hops) >= max_attempts:
+        return ("partial_answer", current.strategy,
+                f"{below}; {len(hops)} of {max_attempts} attempts used: answer with what was found",
+                "budget_exhausted")
+    tried = {h.strategy for h in hops}
+    untried = [s for s in order if s not in tried]
+    if untried:
+        return ("re_route", untried[0],
+                f"{below}; try the next untried strategy: {untried[0]} (order {' → '.join(order)})", "")
+    working = [h.strategy for h in hops if h.status != "failed"]
+    if not working:
+        return ("partial_answer", current.strategy,
+                f"{below}; every strategy was tried and no tool worked: nothing left to rewrite for",
+                "budget_exhausted")
+    target = current.strategy if current.status != "failed" else working[-1]
+    return ("rewrite_query", target, f"{below}; every strategy tried: rewrite the query and search {target} again",
+            "")
+
+
+# ---- routing functions (pure: they only read the state) ------------------------------------------------------------
+
+def route_after_classify(state: AgentState) -> Literal["direct_generate", "retrieve_vector", "retrieve_graph",
+                                                       "retrieve_web"]:
+    if state["strategy"] == "direct":
+        return DIRECT_GENERATE
+    return RETRIEVE_NODE[state["strategy"]]  # type: ignore[return-value]
+
+
+def route_after_evaluate(state: AgentState) -> Literal["generate", "re_route", "rewrite_query", "partial_answer"]:
+    return {"generate": GENERATE, "re_route": RE_ROUTE, "rewrite_query": REWRITE_QUERY,
+            "partial_answer": PARTIAL_ANSWER}[state["next_action"]]  # type: ignore[return-value]
+
+
+def route_to_retriever(state: AgentState) -> Literal["retrieve_vector", "retrieve_graph", "retrieve_web"]:
+    return RETRIEVE_NODE[state["strategy"]]  # type: ignore[return-value]
+
+
+# ---- the graph ------------------------------------------------------------------------------------------------------
+
+def build_graph(engine: DecisionEngine, tools: dict[str, Any], settings: Settings,
+                known_entities: Callable[[], list[str]] = list):
+    """Assemble and compile the agent graph. ``tools``: name -> ``RetrievalTool``; ``known_entities`` is called
+    once by classify (the knowledge graph's entity names)."""
+    threshold, max_attempts, top_k = settings.threshold, settings.max_attempts, settings.top_k
+
+    def classify(state: AgentState) -> dict:
+        question = state["question"]
+        with StepTimer() as timer:
+            entities = list(known_entities())
+            decision = engine.classify(question, entities)
+        strategy, reason = str(decision.strategy).strip().lower(), decision.reason
+        if strategy not in STRATEGIES:
+            reason = f"unknown strategy {decision.strategy!r} from the engine, using vector; {reason}"
+            strategy = "vector"
+        step = make_step(CLASSIFY, timer, index=len(state.get("steps") or []),
+                         inputs={"question": question, "known_entities": len(entities),
+                                 "known_entities_sample": entities[:20]},
+                         output={"strategy": strategy, "signals": dict(decision.signals)},
+                         decision=strategy, reason=reason, model_calls=decision.calls)
+        return {"route": strategy, "strategy": strategy, "query": question, "steps": [step]}
+
+    def make_retrieve(strategy: str, node: str):
+        def retrieve(state: AgentState) -> dict:
+            attempt, query = int(state.get("attempt") or 0) + 1, state["query"]
+            with StepTimer() as timer:
+                outcome = retrieve_with(tools, strategy, query, top_k)
+            step = make_step(node, timer, index=len(state.get("steps") or []), attempt=attempt,
+                             inputs={"query": query, "strategy": strategy, "top_k": top_k},
+                             output={"n_documents": len(outcome.docs), "ids": [d.id for d in outcome.docs]},
+                             decision="ok" if outcome.ok else "failed", reason=outcome.note,
+                             status="ok" if outcome.ok else "failed",
+                             documents=doc_records(outcome.docs, attempt))
+            return {"attempt": attempt, "strategy": strategy, "tried": [strategy], "docs": outcome.docs,
+                    "grades": [], "retrieval_ok": outcome.ok, "retrieval_note": outcome.note, "steps": [step]}
+
+        retrieve.__doc__ = f"Retrieve with the {strategy} tool (one attempt)."
+        return retrieve
+
+    def grade_documents(state: AgentState) -> dict:
+        question, docs, attempt = state["question"], state.get("docs") or [], int(state["attempt"])
+        with StepTimer() as timer:
+            grades = [clean_grade(engine.grade(question, doc)) for doc in docs]
+        counts = {label: sum(1 for g in grades if g.label == label) for label in ("correct", "ambiguous", "incorrect")}
+        if docs:
+            decision = ", ".join(f"{n} {label}" for label, n in counts.items())
+            reason, status = f"graded {len(docs)} document(s) against the question", "ok"
+        else:
+            decision = "nothing to grade"
+            reason = state.get("retrieval_note") or "no documents"
+            status = "skipped"
+        step = make_step(GRADE_DOCUMENTS, timer, index=len(state.get("steps") or []), attempt=attempt,
+                         inputs={"question": question, "n_documents": len(docs)}, output=counts,
+                         decision=decision, reason=reason, status=status,
+                         model_calls=[c for g in grades for c in g.calls],
+                         documents=doc_records(docs, attempt, grades))
+        return {"grades": grades, "steps": [step]}
+
+    def evaluate_context(state: AgentState) -> dict:
+        question, docs, grades = state["question"], state.get("docs") or [], state.get("grades") or []
+        attempt, strategy = int(state["attempt"]), state["strategy"]
+        calls = []
+        with StepTimer() as timer:
+            if not state.get("retrieval_ok", True):
+                quality, why = 0.0, f"retrieval failed: {state.get('retrieval_note', '')}"
+            elif not docs:
+                quality, why = 0.0, "no documents were retrieved"
+            else:
+                result = engine.evaluate(question, docs, grades)
+                quality, why, calls = clamp01(result.score), result.reason, list(result.calls)
+            hop = Hop(number=attempt, strategy=strategy, query=state["query"], docs=list(docs), grades=list(grades),
+                      quality=quality, status="ok" if state.get("retrieval_ok", True) else "failed",
+                      note=why if not state.get("retrieval_ok", True) else "")
+            hops = [*(state.get("hops") or []), hop]
+            action, next_strategy, reason, stop_reason = decide_next(hops, threshold, max_attempts)
+            if stop_reason == "repetition" and hop.status == "ok":
+                hop.status, hop.note = "repeated", reason
+        step = make_step(EVALUATE_CONTEXT, timer, index=len(state.get("steps") or []), attempt=attempt,
+                         inputs={"question": question, "query": state["query"], "strategy": strategy,
+                                 "n_documents": len(docs), "threshold": threshold, "max_attempts": max_attempts},
+                         output={"quality": round(quality, 4), "threshold": threshold, "quality_reason": why,
+                                 "attempts_used": attempt, "next_action": action, "next_strategy": next_strategy,
+                                 "stop_reason": stop_reason or None},
+                         decision=action, reason=reason, model_calls=calls)
+        return {"quality": quality, "hops": [hop], "attempts": [hop.to_attempt(threshold)], "next_action": action,
+                "next_strategy": next_strategy, "action_reason": reason, "stop_reason": stop_reason,
+                "steps": [step]}
+
+    def re_route(state: AgentState) -> dict:
+        with StepTimer() as timer:
+            target = state["next_strategy"]
+        step = make_step(RE_ROUTE, timer, index=len(state.get("steps") or []), attempt=int(state["attempt"]),
+                         inputs={"from": state["strategy"], "tried": list(dict.fromkeys(state.get("tried") or []))},
+                         output={"strategy": target, "query": state["query"]},
+                         decision=target, reason=state.get("action_reason", ""))
+        return {"strategy": target, "steps": [step]}
+
+    def rewrite_query(state: AgentState) -> dict:
+        question, query = state["question"], state["query"]
+        with StepTimer() as timer:
+            result = engine.rewrite(question, query, state.get("docs") or [], state.get("grades") or [])
+        new_query = " ".join(str(result.query or "").split()) or query
+        target = state["next_strategy"]
+        step = make_step(REWRITE_QUERY, timer, index=len(state.get("steps") or []), attempt=int(state["attempt"]),
+                         inputs={"question": question, "query": query, "strategy": target},
+                         output={"query": new_query, "strategy": target},
+                         decision=new_query, reason=result.reason or state.get("action_reason", ""),
+                         model_calls=result.calls)
+        return {"query": new_query, "strategy": target, "steps": [step]}
+
+    def generate(state: AgentState) -> dict:
+        question, hops = state["question"], state.get("hops") or []
+        good = [h for h in hops if h.status == "ok" and h.quality >= threshold] or hops[-1:]
+        docs, grades = usable_evidence(good)
+        if not docs and good:  # quality met without usable grades: let the generator see what there is (and abstain)
+            docs, grades = list(good[-1].docs), list(good[-1].grades)
+        with StepTimer() as timer:
+            answer = engine.generate(question, docs, grades, mode="answer")
+        step = make_step(GENERATE, timer, index=len(state.get("steps") or []), attempt=int(state.get("attempt") or 0),
+                         inputs={"question": question, "attempts_used": [h.number for h in good],
+                                 "n_documents": len(docs), "doc_ids": [d.id for d in docs]},
+                         output=answer_output(answer), decision="answered" if not answer.abstained else "abstained",
+                         reason=answer.reason, model_calls=answer.calls)
+        return {"answer": answer, "steps": [step]}
+
+    def partial_answer(state: AgentState) -> dict:
+        question, hops = state["question"], state.get("hops") or []
+        docs, grades = usable_evidence(hops)  # facts from every hop, not only the last
+        with StepTimer() as timer:
+            answer = engine.generate(question, docs, grades, mode="partial")
+        step = make_step(PARTIAL_ANSWER, timer, index=len(state.get("steps") or []),
+                         attempt=int(state.get("attempt") or 0),
+                         inputs={"question": question, "stop_reason": state.get("stop_reason"),
+                                 "attempts_used": [h.number for h in hops], "n_documents": len(docs),
+                                 "doc_ids": [d.id for d in docs]},
+                         output=answer_output(answer), decision=state.get("stop_reason") or "partial",
+                         reason=f"{state.get('action_reason', '')}. {answer.reason}".strip(". "),
+                         model_calls=answer.calls)
+        return {"answer": answer, "steps": [step]}
+
+    def direct_generate(state: AgentState) -> dict:
+        question = state["question"]
+        with StepTimer() as timer:
+            answer = engine.generate(question, [], None, mode="direct")
+        step = make_step(DIRECT_GENERATE, timer, index=len(state.get("steps") or []),
+                         inputs={"question": question}, output=answer_output(answer),
+                         decision="answered" if not answer.abstained else "abstained", reason=answer.reason,
+                         model_calls=answer.calls)
+        return {"answer": answer, "stop_reason": "direct", "steps": [step]}
+
+    graph = StateGraph(AgentState)
+    graph.add_node(CLASSIFY, guarded(CLASSIFY, classify))
+    for strategy, node in RETRIEVE_NODE.items():
+        graph.add_node(node, guarded(node, make_retrieve(strategy, node)))
+    graph.add_node(GRADE_DOCUMENTS, guarded(GRADE_DOCUMENTS, grade_documents))
+    graph.add_node(EVALUATE_CONTEXT, guarded(EVALUATE_CONTEXT, evaluate_context))
+    graph.add_node(RE_ROUTE, guarded(RE_ROUTE, re_route))
+    graph.add_node(REWRITE_QUERY, guarded(REWRITE_QUERY, rewrite_query))
+    graph.add_node(GENERATE, guarded(GENERATE, generate))
+    graph.add_node(PARTIAL_ANSWER, guarded(PARTIAL_ANSWER, partial_answer))
+    graph.add_node(DIRECT_GENERATE, guarded(DIRECT_GENERATE, direct_generate))
+
+    graph.add_edge(START, CLASSIFY)
+    graph.add_conditional_edges(CLASSIFY, route_after_classify)
+    for node in _RETRIEVERS:
+        graph.add_edge(node, GRADE_DOCUMENTS)
+    graph.add_edge(GRADE_DOCUMENTS, EVALUATE_CONTEXT)
+    graph.add_conditional_edges(EVALUATE_CONTEXT, route_after_evaluate)
+    graph.add_conditional_edges(RE_ROUTE, route_to_retriever)
+    graph.add_conditional_edges(REWRITE_QUERY, route_to_retriever)
+    graph.add_edge(GENERATE, END)
+    graph.add_edge(DIRECT_GENERATE, END)
+    graph.add_edge(PARTIAL_ANSWER, END)
+    return graph.compile()
+
+
+def recursion_limit(max_attempts: int) -> int:
+    """Safety net above the state's own bound: classify + 4 nodes per attempt + the final node, with slack."""
+    return 4 * max_attempts + 10
+
+
+# ---- the variant ----------------------------------------------------------------------------------------------------
+
+class AgenticVariant:
+    name = "agentic"
+    label = "Agentic RAG"
+    description = ("classify → retrieve → grade every document → evaluate context quality → generate, re-route, "
+                   "rewrite or stop with a partial answer (bounded by max attempts)")
+
+    def run(self, question: str, kb: KnowledgeBaseLike, engine: DecisionEngine, settings: Settings,
+            on_step: OnStep | None = None) -> Run:
+        recorder = TraceRecorder(question, self.name, engine, settings, on_step)
+        run = recorder.run
+        try:
+            graph = build_graph(engine, kb.tools(), settings, known_entities=kb.known_entities)
+        except Exception as exc:
+            recorder.fail(f"the agent could not start: {error_text(exc)}")
+            return recorder.finish()
+        initial: AgentState = {"question": question, "query": question, "attempt": 0}
+        final: dict = dict(initial)
+        stream = iter(graph.stream(initial, config={"recursion_limit": recursion_limit(settings.max_attempts)},
+                                   stream_mode=["updates", "values"]))
+        while True:
+            try:
+                mode, chunk = next(stream)
+            except StopIteration:
+                break
+            except NodeFailed as failed:
+                recorder.add(failed.step)
+                recorder.fail(f"step '{failed.step.node}' failed: {failed.step.error}")
+                break
+            except GraphRecursionError:
+                recorder.fail(f"the graph hit its step limit ({recursion_limit(settings.max_attempts)} steps)")
+                break
+            except Exception as exc:  # a fault outside any node (graph wiring): still end with a message
+                recorder.fail(f"the agent graph failed: {error_text(exc)}")
+                break
+            if mode == "values":
+                final = chunk
+                continue
+            for update in chunk.values():  # on_step runs here, outside the graph: its exceptions propagate
+                for step in (update or {}).get("steps", []):
+                    recorder.add(step)
+
+        run.route = final.get("route")
+        run.attempts = list(final.get("attempts") or [])
+        if run.error is None:
+            answer = final.get("answer")
+            run.stop_reason = final.get("stop_reason") or ""
+            if answer is not None:
+                apply_answer(run, answer)
+            run.partial = run.path[-1:] == [PARTIAL_ANSWER]
+        return recorder.finish()

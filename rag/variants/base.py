@@ -1,0 +1,296 @@
+"""What every agent variant shares: the trace recorder, tool calls, doc records, answers.
+
+A variant is a class with ``name``, ``label``, ``description`` and
+``run(question, kb, engine, settings, on_step=None) -> Run``; registering it is one
+line in ``rag/variants/__init__.py``. The helpers here keep each variant's module
+about its own control flow only:
+
+- ``TraceRecorder`` builds the ``Run``: numbered steps, path, edges, wall time,
+  ``on_step`` called as each step lands, and a run that ends with a clear message
+  when something failed (``fail``).
+- ``retrieve_with`` runs a retrieval tool and turns "unavailable" into a failed
+  outcome the caller records — never a silent switch to another tool.
+- ``Hop`` keeps what one retrieval attempt found and how it was graded, so a partial
+  answer can use facts from every hop, not only the last one.
+"""
+from __future__ import annotations
+
+import logging
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Protocol
+
+from rag.config import Settings
+from rag.trace import Attempt, DocRecord, Run, Step, StepTimer, now_iso
+from rag.types import Answer, DecisionEngine, Grade, ModelCall, Retrieved, ToolUnavailable
+
+log = logging.getLogger(__name__)
+
+START_NODE = "__start__"
+END_NODE = "__end__"
+GRADE_LABELS = ("correct", "ambiguous", "incorrect")
+USABLE_GRADES = ("correct", "ambiguous")  # what a generator may build on
+
+OnStep = Callable[[Step], None]
+
+
+class KnowledgeBaseLike(Protocol):
+    """The part of ``rag.kb.KnowledgeBase`` a variant uses."""
+
+    def tools(self) -> dict[str, Any]: ...
+
+    def known_entities(self) -> list[str]: ...
+
+
+class Variant(Protocol):
+    name: str
+    label: str
+    description: str
+
+    def run(self, question: str, kb: KnowledgeBaseLike, engine: DecisionEngine, settings: Settings,
+            on_step: OnStep | None = None) -> Run: ...
+
+
+# ---- the trace ---------------------------------------------------------------------------------------------------
+
+class TraceRecorder:
+    """Builds one ``Run``: ``add(step)`` as steps finish, then ``finish()`` (or ``fail(...)`` first)."""
+
+    def __init__(self, question: str, variant: str, engine: DecisionEngine, settings: Settings,
+                 on_step: OnStep | None = None) -> None:
+        self.run = Run(question=question, variant=variant, settings=settings.public(), engine=describe(engine))
+        self.on_step = on_step
+        self._t0 = time.perf_counter()
+
+    def next_index(self) -> int:
+        return len(self.run.steps)
+
+    def add(self, step: Step) -> Step:
+        """Record a finished step and show it to ``on_step``. Errors of ``on_step`` propagate on purpose:
+        a UI stops a script by raising from its callback."""
+        step.index = len(self.run.steps)
+        self.run.steps.append(step)
+        self.run.path.append(step.node)
+        if self.on_step is not None:
+            self.on_step(step)
+        return step
+
+    def fail(self, message: str) -> None:
+        """End the run with a plain message instead of an exception."""
+        run = self.run
+        run.error = message
+        run.stop_reason = "error"
+        run.abstained = True
+        run.partial = False
+        run.citations = []
+        run.answer = f"The run stopped early: {message}"
+
+    def finish(self) -> Run:
+        run = self.run
+        run.edges = edges_from_path(run.path)
+        run.wall_ms = (time.perf_counter() - self._t0) * 1000.0
+        if not run.answer.strip():  # every run ends with something to show
+            run.answer = "No answer was produced."
+            run.abstained = True
+        return run
+
+
+def edges_from_path(path: list[str]) -> list[list[str]]:
+    """``["a", "b"]`` -> ``[["__start__","a"], ["a","b"], ["b","__end__"]]`` (empty path -> [])."""
+    if not path:
+        return []
+    nodes = [START_NODE, *path, END_NODE]
+    return [[a, b] for a, b in zip(nodes, nodes[1:])]
+
+
+def describe(engine: DecisionEngine) -> dict[str, Any]:
+    try:
+        return dict(engine.describe())
+    except Exception as exc:  # a broken describe() must not cost the run
+        return {"name": getattr(engine, "name", type(engine).__name__), "describe_error": str(exc)}
+
+
+def make_step(node: str, timer: StepTimer, *, attempt: int = 0, inputs: dict[str, Any] | None = None,
+              output: dict[str, Any] | None = None, decision: str = "", reason: str = "", status: str = "ok",
+              error: str | None = None, model_calls: Iterable[ModelCall] = (),
+              documents: Iterable[DocRecord] = (), index: int = 0) -> Step:
+    return Step(index=index, node=node, started_at=timer.started_at, duration_ms=round(timer.duration_ms, 3),
+                attempt=attempt, inputs=inputs or {}, output=output or {}, decision=decision, reason=reason,
+                status=status, error=error, model_calls=list(model_calls), documents=list(documents))
+
+
+def failed_step(node: str, started_at: str, t0: float, exc: BaseException, *, index: int = 0, attempt: int = 0,
+                inputs: dict[str, Any] | None = None) -> Step:
+    message = error_text(exc)
+    return Step(index=index, node=node, started_at=started_at, duration_ms=(time.perf_counter() - t0) * 1000.0,
+                attempt=attempt, inputs=inputs or {}, decision="error", reason=f"{node} failed: {message}",
+                status="failed", error=message)
+
+
+def error_text(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+class NodeFailed(Exception):
+    """Raised out of a graph node: carries the failed step so the runner can record it and end the run."""
+
+    def __init__(self, step: Step, cause: BaseException) -> None:
+        super().__init__(step.error or str(cause))
+        self.step = step
+        self.cause = cause
+
+
+def guarded(node: str, function: Callable[[dict], dict]) -> Callable[[dict], dict]:
+    """Wrap a graph node: any exception becomes ``NodeFailed`` with a failed ``Step``."""
+
+    def wrapper(state: dict) -> dict:
+        started_at, t0 = now_iso(), time.perf_counter()
+        try:
+            return function(state)
+        except NodeFailed:
+            raise
+        except Exception as exc:
+            log.debug("node %s failed", node, exc_info=True)
+            step = failed_step(node, started_at, t0, exc, index=len(state.get("steps") or []),
+                               attempt=int(state.get("attempt") or 0),
+                               inputs={"question": state.get("question"), "query": state.get("query")})
+            raise NodeFailed(step, exc) from exc
+
+    wrapper.__name__ = node
+    wrapper.__doc__ = function.__doc__
+    return wrapper
+
+
+# ---- retrieval ------------------------------------------------------------------------------------------------------
+
+@dataclass
+class RetrievalOutcome:
+    docs: list[Retrieved]
+    ok: bool
+    note: str  # plain words: what happened
+
+
+def retrieve_with(tools: dict[str, Any], strategy: str, query: str, top_k: int) -> RetrievalOutcome:
+    """Run the tool named ``strategy``. Unavailable (missing, ``available()`` false or ``ToolUnavailable``) is a
+    failed outcome with the reason; other exceptions propagate (the node records them)."""
+    tool = tools.get(strategy)
+    if tool is None:
+        return RetrievalOutcome([], False, f"no '{strategy}' tool is configured")
+    ok, why = tool.available()
+    if not ok:
+        return RetrievalOutcome([], False, f"the {strategy} tool is unavailable: {why}")
+    try:
+        docs = list(tool.run(query, top_k))
+    except ToolUnavailable as exc:
+        return RetrievalOutcome([], False, f"the {strategy} tool is unavailable: {exc}")
+    note = f"{len(docs)} document(s) from {strategy}" if docs else f"the {strategy} tool returned no documents"
+    return RetrievalOutcome(docs, True, note)
+
+
+def doc_records(docs: list[Retrieved], attempt: int, grades: list[Grade] | None = None) -> list[DocRecord]:
+    records = []
+    for i, doc in enumerate(docs):
+        record = DocRecord.from_retrieved(doc, attempt)
+        if grades is not None and i < len(grades):
+            record.grade, record.grade_score, record.grade_reason = (grades[i].label, float(grades[i].score),
+                                                                     grades[i].reason)
+        records.append(record)
+    return records
+
+
+def clean_grade(grade: Grade) -> Grade:
+    """A grade with a known label and a score in 0..1 (engines can return odd values; we record what we did)."""
+    label = str(grade.label).strip().lower()
+    reason = grade.reason
+    if label not in GRADE_LABELS:
+        reason = f"unknown grade {grade.label!r} treated as incorrect; {reason}"
+        label = "incorrect"
+    return Grade(label=label, score=clamp01(grade.score), reason=reason, calls=list(grade.calls))
+
+
+def clamp01(value: Any) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return 0.0
+    if math.isnan(number):
+        return 0.0
+    return min(1.0, max(0.0, number))
+
+
+# ---- hops (per-attempt facts) ---------------------------------------------------------------------------------------
+
+@dataclass
+class Hop:
+    """One retrieval attempt: what was asked, what came back, how it was graded."""
+
+    number: int
+    strategy: str
+    query: str
+    docs: list[Retrieved] = field(default_factory=list)
+    grades: list[Grade] = field(default_factory=list)
+    quality: float = 0.0
+    status: str = "ok"  # ok | failed | repeated
+    note: str = ""
+
+    @property
+    def ids(self) -> set[str]:
+        return {d.id for d in self.docs}
+
+    def usable(self) -> list[tuple[Retrieved, Grade]]:
+        return [(d, g) for d, g in zip(self.docs, self.grades) if g.label in USABLE_GRADES]
+
+    def to_attempt(self, threshold: float) -> Attempt:
+        return Attempt(number=self.number, strategy=self.strategy, query=self.query, quality=round(self.quality, 4),
+                       threshold=threshold, n_documents=len(self.docs),
+                       n_correct=sum(1 for g in self.grades if g.label == "correct"), status=self.status,
+                       note=self.note)
+
+
+def usable_evidence(hops: Iterable[Hop]) -> tuple[list[Retrieved], list[Grade]]:
+    """Correct and ambiguous docs over the given hops, first occurrence of each id wins, in hop order."""
+    docs: list[Retrieved] = []
+    grades: list[Grade] = []
+    seen: set[str] = set()
+    for hop in hops:
+        for doc, grade in hop.usable():
+            if doc.id not in seen:
+                seen.add(doc.id)
+                docs.append(doc)
+                grades.append(grade)
+    return docs, grades
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if (a or b) else 0.0
+
+
+def normalize_query(query: str) -> str:
+    try:
+        from rag.textutil import normalize_query as normalize
+    except ImportError:  # the shared text utilities not there yet: a plain normalisation
+        return " ".join("".join(ch for ch in query.lower() if ch.isalnum() or ch.isspace()).split())
+    return normalize(query)
+
+
+# ---- answers --------------------------------------------------------------------------------------------------------
+
+def apply_answer(run: Run, answer: Answer) -> None:
+    """Copy the generator's answer into the run (text, citations, abstained, exact context and prompt)."""
+    run.answer = answer.text
+    run.citations = list(answer.citations)
+    run.abstained = bool(answer.abstained)
+    run.generator_context = answer.context
+    run.generator_prompt = list(answer.prompt)
+
+
+def answer_output(answer: Answer) -> dict[str, Any]:
+    return {"answer": answer.text, "abstained": bool(answer.abstained), "citations": len(answer.citations),
+            "cited_ids": [c.id for c in answer.citations]}
+
+
+def short(text: str, limit: int = 200) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
