@@ -113,11 +113,27 @@ COVERED = Question(id="c1", question="Where?", expected_route="vector", kind="co
 TRAP = Question(id="u1", question="Minimum wage 2023?", expected_route="vector", kind="uncovered")
 
 
-def test_used_documents_graded_vs_ungraded():
-    graded = _run("agentic", "x", docs=[_doc("a.md", grade="correct"), _doc("b.md", grade="incorrect", id_="b")])
-    assert [d.source for d in used_documents(graded)] == ["a.md"]
+def test_used_documents_are_what_the_generator_was_given():
+    run = _run("agentic", "x", docs=[_doc("a.md", grade="correct", id_="a"), _doc("b.md", grade="ambiguous", id_="b"),
+                                     _doc("c.md", grade="incorrect", id_="c")])
+    run.steps.append(Step(index=1, node="generate", started_at="t", duration_ms=1.0,
+                          inputs={"doc_ids": ["b", "a", "a", "gone"]}))
+    assert [d.id for d in used_documents(run)] == ["b", "a"]
+
+
+def test_used_documents_fallback_without_recorded_ids():
+    graded = _run("agentic", "x", docs=[_doc("a.md", grade="correct"), _doc("b.md", grade="incorrect", id_="b"),
+                                        _doc("c.md", grade="ambiguous", id_="c")])
+    assert [d.source for d in used_documents(graded)] == ["a.md", "c.md"]
     naive = _run("naive", "x", docs=[_doc("a.md"), _doc("b.md", id_="b")])
     assert [d.source for d in used_documents(naive)] == ["a.md", "b.md"]
+
+
+def test_context_metrics_do_not_apply_to_uncovered_decoys():
+    trap = Question(id="u2", question="price?", kind="uncovered", relevant_sources=["a.md"])
+    row = score_run(trap, _run("naive", "100 won", docs=[_doc("a.md")]))
+    assert row["context_precision"] is None and row["context_recall_retrieved"] is None
+    assert row["silent_failure"] is True
 
 
 def test_score_run_covered_hit_and_context():

@@ -13,11 +13,13 @@ Definitions (also in docs/evaluation.md):
 * **silent failure** — an uncovered question answered without being flagged, or a question with expected facts
   answered without being flagged but missing a key fact.
 * **context precision / recall (ID-based)** — a document is relevant when its source file name, file stem or doc
-  id matches one of ``relevant_sources``. Precision is the share of the documents the variant *used as evidence*
-  that are relevant; recall is the share of relevant sources found among them. "Used as evidence" differs by
-  variant and we keep it that way on purpose: a run with graded documents (agentic) uses the documents graded
-  ``correct``; a run with no grades (naive) hands every retrieved document to the generator. The ``*_retrieved``
-  variants of both metrics count every retrieved document of every attempt, for a like-for-like retriever view.
+  id matches one of ``relevant_sources``. Precision is the share of the documents the generator was *given*
+  (the ``doc_ids`` its generate / partial_answer step recorded) that are relevant; recall is the share of relevant
+  sources found among them. What the generator is given differs by variant, on purpose: naive hands it every
+  top-k chunk; agentic only the chunks its grader kept (correct or ambiguous) from the attempts that passed the
+  threshold. The ``*_retrieved`` variants count every document retrieved in any attempt, for a like-for-like
+  retriever view. Both apply only to answerable questions: on an ``uncovered`` question the listed sources are
+  decoys (the similar-looking chunk), not evidence.
 * **answer similarity** (non-LLM, RAGAS-style) — token F1 between answer and ``reference``.
 * **reference context recall** (non-LLM, RAGAS-style) — share of the reference's sentences whose tokens are at
   least half present in the used context.
@@ -183,11 +185,26 @@ def context_recall(docs: Sequence[Any], relevant: Sequence[str]) -> float | None
 
 
 # ---- runs -----------------------------------------------------------------------------------------------------
+GENERATOR_NODES = ("generate", "partial_answer", "direct_generate")
+
+
 def used_documents(run: Any) -> list[Any]:
-    """The documents a run used as evidence: graded-correct ones when it graded, otherwise all it retrieved."""
+    """The documents the generator was given: the ``doc_ids`` of the run's last generating step, one record per id.
+
+    Runs recorded without those ids fall back to graded-usable documents (correct or ambiguous) when the run
+    graded, otherwise to everything retrieved.
+    """
     docs = list(run.documents)
+    for step in reversed(run.steps):
+        if step.node in GENERATOR_NODES and isinstance(step.inputs.get("doc_ids"), list):
+            wanted = [str(i) for i in step.inputs["doc_ids"]]
+            by_id: dict[str, Any] = {}
+            for d in docs:  # a graded record wins over an ungraded one of the same id
+                if d.id not in by_id or (by_id[d.id].grade is None and d.grade is not None):
+                    by_id[d.id] = d
+            return [by_id[i] for i in dict.fromkeys(wanted) if i in by_id]
     if any(d.grade is not None for d in docs):
-        return [d for d in docs if d.grade == "correct"]
+        return [d for d in docs if d.grade in ("correct", "ambiguous")]
     return docs
 
 
@@ -214,7 +231,7 @@ def score_run(question: Any, run: Any) -> dict[str, Any]:
         silent = None
     used = used_documents(run)
     retrieved = list(run.documents)
-    rel = question.relevant_sources
+    rel = question.relevant_sources if kind != "uncovered" else []  # an uncovered question's sources are decoys
     path = list(run.path)
     tokens_total = run.tokens["total"]
     return {
