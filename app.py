@@ -1,0 +1,40 @@
+"""The app frame: page navigation and the shared sidebar. Run with ``streamlit run app.py``."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from rag_ui import resources
+from rag_ui.state import TEACHING_NOTES, init_state, keep_widget_values
+
+st.set_page_config(page_title="Agentic RAG inspector", page_icon="🧭", layout="wide")
+init_state()
+keep_widget_values()
+
+HERE = Path(__file__).resolve().parent
+pages = [
+    st.Page("pages/home.py", title="Home", icon="🏠", default=True),
+    st.Page("pages/documents.py", title="Documents", icon="📄"),
+    st.Page("pages/ask.py", title="Ask", icon="💬"),
+    st.Page("pages/inspector.py", title="Trace inspector", icon="🔍"),
+    st.Page("pages/graph.py", title="Knowledge graph", icon="🕸️"),
+]
+if (HERE / "pages" / "evaluate.py").exists():  # written by the evaluation work; listed once it is there
+    pages.append(st.Page("pages/evaluate.py", title="Evaluate", icon="📊"))
+page = st.navigation(pages)
+
+with st.sidebar:
+    st.toggle("Teaching notes · 해설", key=TEACHING_NOTES,
+              help="Explain in plain words (Korean and English) what each node did and why, from the trace.")
+    s = resources.settings()
+    try:
+        active = [f"{b.component}: **{b.backend}**" for b in resources.knowledge_base(s).status()
+                  if b.state == "active"]
+        st.caption("Active backends · 사용 중인 백엔드")
+        st.markdown("  \n".join(active) or "none")
+    except Exception as exc:  # the sidebar must never take the page down with it
+        st.caption(f"Backends could not be listed: {exc}")
+    st.caption(f"data: `{s.data_dir}`")
+
+page.run()

@@ -1,0 +1,115 @@
+"""Ask: run a question through the agent (steps appear live), then see its path, grades, scores and naive RAG."""
+from __future__ import annotations
+
+import streamlit as st
+
+from rag.variants import run_question
+from rag_ui import resources, widgets
+from rag_ui.state import (ASK_MAX_ATTEMPTS, ASK_PENDING, ASK_RESULT, ASK_THRESHOLD, ASK_TOP_K, ASK_VARIANT,
+                          ASK_WITH_NAIVE, QUESTION, init_state, open_in_inspector)
+
+init_state()
+s = resources.settings()
+kb = resources.knowledge_base(s)
+
+st.title("💬 Ask · 질문하기")
+
+
+def use_sample(question: str) -> None:
+    st.session_state[QUESTION] = question
+    st.session_state[ASK_PENDING] = True
+
+
+samples = resources.sample_questions()
+if samples:
+    with st.expander("Sample questions · 예시 질문 (one click asks it)", expanded=st.session_state[ASK_RESULT] is None):
+        cols = st.columns(3)
+        for i, q in enumerate(samples):
+            label = f"{q['question']}  ·  _{q.get('kind', '')} → {q.get('expected_route', '?')}_"
+            cols[i % 3].button(label, key=f"sample_{q['id']}", on_click=use_sample, args=(q["question"],),
+                               width="stretch")
+
+with st.expander("Settings · 설정"):
+    c1, c2, c3, c4 = st.columns(4)
+    c1.selectbox("Variant", resources.variant_names(), key=ASK_VARIANT)
+    c2.slider("Quality threshold", 0.0, 1.0, step=0.05, key=ASK_THRESHOLD,
+              help="Context quality (0–1) the agent needs before it answers.")
+    c3.number_input("Max attempts", min_value=1, max_value=6, step=1, key=ASK_MAX_ATTEMPTS,
+                    help="Retrieval attempts (re-routes and rewrites included) before a partial answer.")
+    c4.number_input("Top-k", min_value=1, max_value=20, step=1, key=ASK_TOP_K)
+    st.checkbox("Also run naive RAG on the same question, side by side", key=ASK_WITH_NAIVE)
+
+st.text_area("Question · 질문", key=QUESTION, height=80, placeholder="예: 사내 검색 서비스 Atlas는 누가 만들었나요?")
+clicked = st.button("Ask · 질문", type="primary", key="ask")
+if not kb.counts().get("documents"):
+    st.info("The knowledge base is empty: answers can only come from the web or general knowledge. "
+            "Load the sample documents on **Home** or upload files on **Documents**.")
+
+question = st.session_state[QUESTION].strip()
+if (clicked or st.session_state[ASK_PENDING]) and question:
+    st.session_state[ASK_PENDING] = False
+    run_settings = s.with_(threshold=float(st.session_state[ASK_THRESHOLD]),
+                           max_attempts=int(st.session_state[ASK_MAX_ATTEMPTS]),
+                           top_k=int(st.session_state[ASK_TOP_K]))
+    variant = st.session_state[ASK_VARIANT]
+    common = dict(kb=kb, engine=resources.engine(s), settings=run_settings, store=resources.run_store(s))
+    with st.status(f"Running {variant}…", expanded=True) as status:
+        run = run_question(question, variant=variant, on_step=widgets.live_steps(status), **common)
+        status.update(label=f"{variant}: {len(run.steps)} steps, {run.wall_ms / 1000:.2f} s", state="complete",
+                      expanded=False)
+    naive = None
+    if st.session_state[ASK_WITH_NAIVE] and variant != "naive":
+        with st.status("Running naive RAG…", expanded=True) as status:
+            naive = run_question(question, variant="naive", on_step=widgets.live_steps(status), **common)
+            status.update(label=f"naive: {len(naive.steps)} steps, {naive.wall_ms / 1000:.2f} s", state="complete",
+                          expanded=False)
+    st.session_state[ASK_RESULT] = {"run": run, "naive": naive}
+st.session_state[ASK_PENDING] = False
+
+result = st.session_state[ASK_RESULT]
+if result is None:
+    st.stop()
+run, naive = result["run"], result["naive"]
+
+st.subheader("Answer · 답변")
+st.caption(f"Q: {run.question}")
+widgets.answer_block(run)
+widgets.citations_block(run, kb, key="ask_cite")
+if st.button("Open this run in the trace inspector", key="open_inspector"):
+    open_in_inspector(run.run_id)
+
+left, right = st.columns([3, 2])
+with left:
+    st.subheader("Path through the graph · 경로")
+    widgets.diagram_block(run)
+with right:
+    st.subheader("Context quality per attempt · 시도별 품질")
+    widgets.quality_block(run)
+widgets.teaching_notes_block(run)
+
+st.subheader("Document grades · 문서 채점 (every attempt)")
+grades = widgets.grades_frame(run)
+if grades.empty:
+    st.caption("No documents were retrieved in this run.")
+else:
+    st.dataframe(grades, hide_index=True, width="stretch", key="grades_table")
+
+if naive is not None:
+    st.subheader("Naive RAG side by side · 단순 RAG와 비교")
+    a, b = st.columns(2)
+    with a:
+        st.markdown(f"**{run.variant}**")
+        widgets.run_metrics(run, other=naive)
+        widgets.answer_block(run)
+    with b:
+        st.markdown("**naive** (top-k → generate, no grading)")
+        widgets.run_metrics(naive)
+        widgets.answer_block(naive)
+        st.dataframe(widgets.grades_frame(naive)[["source", "chunk", "retrieval score", "text"]],
+                     hide_index=True, width="stretch", key="naive_docs")
+    st.caption(f"{run.variant} used {run.llm_calls - naive.llm_calls:+d} model calls, "
+               f"{run.tokens['total'] - naive.tokens['total']:+d} tokens and "
+               f"{(run.wall_ms - naive.wall_ms) / 1000:+.2f} s compared with naive RAG on the same index.")
+
+st.subheader("What the generator was given · 생성기에 들어간 것")
+widgets.generator_view(run)

@@ -1,0 +1,51 @@
+"""Charts drawn from a recorded run: context quality per attempt against the threshold."""
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from rag.trace import Run
+
+
+def quality_frame(run: Run) -> pd.DataFrame:
+    """One row per attempt: attempt, label, strategy, query, quality, threshold, passed, status."""
+    threshold = run.settings.get("threshold")
+    rows = []
+    for a in run.attempts:
+        limit = a.threshold if a.threshold is not None else threshold
+        rows.append({
+            "attempt": a.number,
+            "label": f"{a.number} · {a.strategy}",
+            "strategy": a.strategy,
+            "query": a.query,
+            "quality": a.quality,
+            "threshold": limit,
+            "passed": (a.quality is not None and limit is not None and a.quality >= limit),
+            "status": a.status,
+            "documents": a.n_documents,
+            "correct": a.n_correct,
+        })
+    return pd.DataFrame(rows, columns=["attempt", "label", "strategy", "query", "quality", "threshold", "passed",
+                                       "status", "documents", "correct"])
+
+
+def quality_chart(run: Run) -> alt.LayerChart | None:
+    """Bars of context quality per attempt (orange below the threshold, blue at/above) and the threshold as a
+    red rule; None when the run has no attempts (direct answers)."""
+    frame = quality_frame(run)
+    if frame.empty:
+        return None
+    frame = frame.assign(quality=frame["quality"].fillna(0.0),
+                         result=frame["passed"].map({True: "≥ threshold", False: "< threshold"}))
+    x = alt.X("label:N", title="attempt · strategy", sort=list(frame["label"]), axis=alt.Axis(labelAngle=0))
+    bars = alt.Chart(frame).mark_bar(size=38).encode(
+        x=x,
+        y=alt.Y("quality:Q", title="context quality", scale=alt.Scale(domain=[0, 1])),
+        color=alt.Color("result:N", title=None,
+                        scale=alt.Scale(domain=["≥ threshold", "< threshold"], range=["#1a73e8", "#e8710a"])),
+        tooltip=["attempt", "strategy", "query", "quality", "threshold", "status", "documents", "correct"],
+    )
+    text = bars.mark_text(dy=-8, color="black").encode(text=alt.Text("quality:Q", format=".2f"), color=alt.value("black"))
+    rule = alt.Chart(frame).mark_rule(color="#d93025", strokeDash=[6, 4], size=2).encode(
+        y="threshold:Q", tooltip=["threshold"])
+    return (bars + text + rule).properties(height=240)

@@ -1,0 +1,17 @@
+"""Checks on uploaded files that belong to the app, not the engine: the upload size limit.
+
+Everything about a file's content (empty, binary, wrong type, corrupt) is judged by ``kb.ingest_bytes``, which
+returns an error result in plain words and writes nothing.
+"""
+from __future__ import annotations
+
+MAX_UPLOAD_MB = 20
+ACCEPTED = ("txt", "md", "pdf", "docx", "html")
+
+
+def size_problem(name: str, size: int, limit_mb: int = MAX_UPLOAD_MB) -> str | None:
+    """A plain-words reason to refuse the file before ingesting, or None."""
+    if size > limit_mb * 1024 * 1024:
+        return (f"{name} is {size / 1024 / 1024:.1f} MB; the limit is {limit_mb} MB. "
+                "Split it into smaller files and upload those.")
+    return None

@@ -1,0 +1,229 @@
+"""Shared widgets: tables, citations, step details, run summaries. They render the recorded trace only."""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+import pandas as pd
+import streamlit as st
+
+from rag.trace import Run, Step
+from rag_ui import diagram, notes
+from rag_ui.charts import quality_chart, quality_frame
+from rag_ui.state import TEACHING_NOTES
+
+GRADE_ICON = {"correct": "✅ correct", "ambiguous": "🟡 ambiguous", "incorrect": "❌ incorrect"}
+STATE_ICON = {"active": "🟢 active", "not configured": "⚪ not configured", "error": "🔴 error"}
+
+
+# ---- knowledge base --------------------------------------------------------------------------------------------
+def backend_status_frame(kb) -> pd.DataFrame:
+    rows = [{"component": s.component, "backend": s.backend, "state": STATE_ICON.get(s.state, s.state),
+             "detail": s.detail, "how to enable": s.how_to_enable} for s in kb.status()]
+    return pd.DataFrame(rows, columns=["component", "backend", "state", "detail", "how to enable"])
+
+
+def kb_counts(kb) -> None:
+    counts = kb.counts()
+    cols = st.columns(4)
+    for col, (label, key) in zip(cols, (("Documents · 문서", "documents"), ("Chunks · 청크", "chunks"),
+                                        ("Entities · 개체", "entities"), ("Relations · 관계", "relations"))):
+        col.metric(label, counts.get(key, 0))
+
+
+def ingest_rows(results) -> list[dict[str, Any]]:
+    return [{"file": r.source, "status": r.status, "chunks": r.n_chunks, "entities": r.n_entities,
+             "relations": r.n_relations, "seconds": round(r.duration_ms / 1000.0, 2), "error": r.error or ""}
+            for r in results]
+
+
+class IngestProgress:
+    """One progress bar per file, advanced by the KB's progress callback ``(file, stage, fraction)``."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.bars = {name: st.progress(0.0, text=f"{name}: waiting") for name in names}
+
+    def __call__(self, name: str, stage: str, fraction: float) -> None:
+        bar = self.bars.get(name)
+        if bar is None:
+            bar = self.bars[name] = st.progress(0.0)
+        bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"{name}: {stage}")
+
+    def finish(self, name: str, text: str) -> None:
+        if name in self.bars:
+            self.bars[name].progress(1.0, text=f"{name}: {text}")
+
+
+# ---- runs -------------------------------------------------------------------------------------------------------
+def grades_frame(run: Run) -> pd.DataFrame:
+    """Every document the run saw, per attempt: source, retrieval score, grade, grade score, reason."""
+    strategies = {a.number: a.strategy for a in run.attempts}
+    rows = []
+    for d in sorted(run.documents, key=lambda d: (d.attempt, -(d.grade_score or 0.0), -d.score)):
+        rows.append({
+            "attempt": d.attempt, "strategy": strategies.get(d.attempt, d.tool), "source": d.source,
+            "chunk": d.chunk_index if d.chunk_index is not None else "", "retrieval score": round(d.score, 4),
+            "grade": GRADE_ICON.get(d.grade, d.grade or "not graded"),
+            "grade score": None if d.grade_score is None else round(d.grade_score, 3),
+            "reason": d.grade_reason or "", "text": d.text[:160], "id": d.id,
+        })
+    return pd.DataFrame(rows, columns=["attempt", "strategy", "source", "chunk", "retrieval score", "grade",
+                                       "grade score", "reason", "text", "id"])
+
+
+def run_metrics(run: Run, other: Run | None = None) -> None:
+    """Model calls, tokens and wall time; with ``other``, the difference to it."""
+    cols = st.columns(4)
+    tokens = run.tokens["total"]
+
+    def delta(a: float, b: float | None, fmt: str) -> str | None:
+        return None if b is None else fmt.format(a - b)
+
+    cols[0].metric("model calls", run.llm_calls, delta(run.llm_calls, other.llm_calls if other else None, "{:+d}"),
+                   delta_color="inverse")
+    cols[1].metric("tokens", tokens, delta(tokens, other.tokens["total"] if other else None, "{:+d}"),
+                   delta_color="inverse")
+    cols[2].metric("time", f"{run.wall_ms / 1000:.2f} s",
+                   delta(run.wall_ms / 1000, other.wall_ms / 1000 if other else None, "{:+.2f} s"),
+                   delta_color="inverse")
+    cols[3].metric("attempts", len(run.attempts))
+
+
+def answer_block(run: Run) -> None:
+    if run.error:
+        st.error(f"The run stopped with an error: {run.error}")
+    if run.abstained:
+        st.warning("Abstained · 답변 보류 — the evidence did not support an answer.")
+    elif run.partial:
+        st.warning("Partial answer · 부분 답변 — the budget ran out; found and not found are listed.")
+    st.markdown(run.answer or "_(no answer)_")
+    st.caption(f"stop reason: {run.stop_reason or '-'} · route: {run.route or '-'} · run {run.run_id}")
+
+
+def citations_block(run: Run, kb=None, key: str = "cite") -> None:
+    """Each citation opens the cited chunk (the whole chunk from the knowledge base when it is still there)."""
+    if not run.citations:
+        st.caption("No citations.")
+        return
+    for n, c in enumerate(run.citations, start=1):
+        where = f" · chunk {c.chunk_index}" if c.chunk_index is not None else ""
+        with st.expander(f"[{n}] {c.source}{where}"):
+            chunk = kb.get_chunk(c.id) if kb is not None and c.doc_id else None
+            st.markdown(f"**Cited text · 인용 문장**\n\n> {c.text}")
+            if chunk is not None:
+                st.markdown("**Whole chunk · 전체 청크**")
+                st.text(chunk.text)
+            st.caption(f"id: {c.id}")
+
+
+def generator_view(run: Run) -> None:
+    """Exactly what the generator was given: only the context, or only the prompt."""
+    only_context, only_prompt = st.tabs(["Only context · 컨텍스트만", "Only prompt · 프롬프트만"])
+    with only_context:
+        st.text(run.generator_context or "(no context: the generator got no documents)")
+    with only_prompt:
+        if not run.generator_prompt:
+            st.text("(no prompt recorded)")
+        for message in run.generator_prompt:
+            st.markdown(f"**{message.get('role', '?')}**")
+            st.text(message.get("content", ""))
+
+
+def quality_block(run: Run) -> None:
+    chart = quality_chart(run)
+    if chart is None:
+        st.caption("No retrieval attempts: this run answered directly.")
+        return
+    st.altair_chart(chart, width="stretch")
+    frame = quality_frame(run)
+    st.dataframe(frame[["attempt", "strategy", "query", "quality", "threshold", "passed", "status"]],
+                 hide_index=True, width="stretch")
+
+
+def diagram_block(run: Run, upto: int | None = None) -> None:
+    st.graphviz_chart(diagram.agent_dot(run, upto=upto), width="stretch")
+    st.caption("Path · 경로: " + diagram.path_text(run))
+    st.caption("Blue: visited · orange: re-route / rewrite · red: failed · gold: the step being inspected. "
+               "Edge and node numbers give the order.")
+
+
+def teaching_notes_block(run: Run, steps: list[Step] | None = None) -> None:
+    """Korean + English notes for each step, when the sidebar toggle is on."""
+    if not st.session_state.get(TEACHING_NOTES):
+        return
+    with st.container(border=True):
+        st.markdown("**📘 Teaching notes · 해설**")
+        for step in (steps if steps is not None else run.steps):
+            ko, en = notes.teaching_note(step, run)
+            st.markdown(f"**{step.index + 1}. `{step.node}`**  \n🇰🇷 {ko}  \n🇬🇧 {en}")
+
+
+def step_line(step: Step) -> str:
+    mark = "✗" if step.status == "failed" else "✓"
+    text = f"{mark} {step.index + 1}. **{step.node}**"
+    if step.decision:
+        text += f" → `{step.decision}`"
+    if step.documents:
+        text += f" · {len(step.documents)} docs"
+    text += f" · {step.duration_ms:.0f} ms"
+    if step.reason:
+        text += f"  \n  {step.reason}"
+    return text
+
+
+def live_steps(container) -> Callable[[Step], None]:
+    """An ``on_step`` callback that writes each finished step into ``container`` as it happens."""
+    def on_step(step: Step) -> None:
+        container.markdown(step_line(step))
+        if st.session_state.get(TEACHING_NOTES):
+            # the run is not finished; notes that need the whole run use only what the step itself recorded
+            ko, _ = notes.NODE_PURPOSE.get(step.node, ("", ""))
+            if ko:
+                container.caption(ko)
+    return on_step
+
+
+def step_detail(step: Step, run: Run) -> None:
+    """Everything one step recorded: decision, reason, inputs, output, documents, prompts and raw model output."""
+    cols = st.columns(4)
+    cols[0].metric("node", step.node)
+    cols[1].metric("decision", step.decision or "-")
+    cols[2].metric("duration", f"{step.duration_ms:.0f} ms")
+    cols[3].metric("attempt", step.attempt or "-")
+    if step.status != "ok":
+        st.error(f"status: {step.status} — {step.error or step.reason}")
+    st.markdown(f"**Reason · 이유:** {step.reason or '-'}")
+    if st.session_state.get(TEACHING_NOTES):
+        ko, en = notes.teaching_note(step, run)
+        st.info(f"🇰🇷 {ko}\n\n🇬🇧 {en}")
+    left, right = st.columns(2)
+    with left:
+        st.markdown("**Inputs**")
+        st.json(step.inputs or {}, expanded=True)
+    with right:
+        st.markdown("**Output**")
+        st.json(step.output or {}, expanded=True)
+    if step.documents:
+        st.markdown(f"**Documents ({len(step.documents)})**")
+        st.dataframe(pd.DataFrame([{
+            "source": d.source, "chunk": d.chunk_index, "tool": d.tool, "score": round(d.score, 4),
+            "grade": d.grade or "", "grade score": d.grade_score, "reason": d.grade_reason or "", "text": d.text[:200],
+        } for d in step.documents]), hide_index=True, width="stretch")
+    if step.model_calls:
+        st.markdown(f"**Model calls ({len(step.model_calls)})**")
+        for i, call in enumerate(step.model_calls, start=1):
+            title = (f"{i}. {call.purpose} · {call.model} · {call.duration_ms:.0f} ms · "
+                     f"{call.prompt_tokens}+{call.completion_tokens} tokens")
+            with st.expander(title + (" · ⚠ " + call.error if call.error else "")):
+                st.markdown("**Prompt**")
+                for message in call.prompt:
+                    st.caption(message.get("role", "?"))
+                    st.text(message.get("content", ""))
+                st.markdown("**Raw model output**")
+                st.code(call.raw_output or "", language=None)
+    else:
+        st.caption("No model calls in this step.")
+
+
+def run_json(run: Run) -> str:
+    return json.dumps(run.to_dict(), ensure_ascii=False, indent=2)
