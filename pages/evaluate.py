@@ -1,0 +1,125 @@
+"""Evaluate: run a question set with each variant on this knowledge base; metrics, charts, and every run's trace."""
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from rag.eval import tables
+from rag.eval.questions import QuestionSetError, load_questions, load_questions_bytes
+from rag.eval.runner import evaluate, metrics_csv, questions_csv, report_json
+from rag_ui import resources
+from rag_ui.state import init_state, open_in_inspector
+
+EVAL_REPORT = "eval_report"  # the last report of this session
+EVAL_TABLE_NONCE = "eval_table_nonce"  # bumped after a row opened the inspector, so its selection starts empty
+SAMPLE, UPLOAD = "Sample questions (sample_docs/questions.jsonl)", "Upload a .jsonl question set"
+
+init_state()
+st.session_state.setdefault(EVAL_REPORT, None)
+st.session_state.setdefault(EVAL_TABLE_NONCE, 0)
+base = resources.settings()
+
+st.title("📊 Evaluate · 평가")
+st.caption("Runs every question with each variant on the same index. Every run is stored, so each row opens its "
+           "trace. 'Silent failure' = a confident answer that is wrong or that the documents do not support.")
+
+source = st.radio("Question set", [SAMPLE, UPLOAD], key="eval_source", horizontal=True)
+try:
+    if source == SAMPLE:
+        if not resources.SAMPLE_QUESTIONS.exists():
+            st.info("The sample question set is missing (sample_docs/questions.jsonl); upload one instead.")
+            st.stop()
+        question_set = load_questions(resources.SAMPLE_QUESTIONS)
+    else:
+        upload = st.file_uploader("JSONL: one object per line with id, question, and optionally expected_route, "
+                                  "kind, expected, relevant_sources, reference", type=["jsonl", "json", "txt"],
+                                  key="eval_upload")
+        if upload is None:
+            st.info("Upload a question set to evaluate it.")
+            st.stop()
+        question_set = load_questions_bytes(upload.name, upload.getvalue())
+except QuestionSetError as exc:
+    st.error(str(exc))
+    st.stop()
+
+kinds = pd.Series([q.effective_kind or "unspecified" for q in question_set]).value_counts()
+st.caption(f"**{question_set.name}**: {len(question_set)} questions · "
+           + " · ".join(f"{k}: {n}" for k, n in kinds.items()))
+
+names = resources.variant_names()
+c1, c2, c3, c4 = st.columns([3, 1, 1, 1])
+chosen = c1.multiselect("Variants", names, default=[n for n in ("naive", "agentic") if n in names] or names[:1],
+                        key="eval_variants")
+threshold = c2.slider("Quality threshold", 0.0, 1.0, float(base.threshold), step=0.05, key="eval_threshold")
+max_attempts = c3.number_input("Max attempts", 1, 6, int(base.max_attempts), key="eval_max_attempts")
+top_k = c4.number_input("Top-k", 1, 20, int(base.top_k), key="eval_top_k")
+
+kb = resources.knowledge_base(base)
+if not kb.counts().get("documents"):
+    st.warning("The knowledge base is empty: every retrieval will find nothing. Load the sample documents on the "
+               "Home page, or upload yours on the Documents page.")
+
+if st.button("Run evaluation", type="primary", disabled=not chosen, key="eval_run"):
+    settings = resources.settings(threshold=float(threshold), max_attempts=int(max_attempts), top_k=int(top_k))
+    bar = st.progress(0.0, text="starting…")
+
+    def progress(done: int, total: int, label: str) -> None:
+        bar.progress(done / total if total else 1.0, text=f"{done}/{total} · {label}")
+
+    st.session_state[EVAL_REPORT] = evaluate(question_set, chosen, kb, resources.engine(settings), settings,
+                                             resources.run_store(base), progress=progress)
+    bar.empty()
+
+report = st.session_state[EVAL_REPORT]
+if report is None:
+    st.info("Pick a question set and variants, then **Run evaluation**.")
+    st.stop()
+
+st.subheader("Metrics per variant")
+st.caption(f"{report['question_set']} · {report['n_questions']} questions · engine "
+           f"{report['engine'].get('name', '?')} · {report['wall_s']} s. Empty cells: the metric does not apply "
+           "to this set. Context metrics count the documents the generator was given.")
+st.dataframe(pd.DataFrame(tables.metrics_rows(report)).drop(columns=["key"]), hide_index=True, width="stretch")
+
+left, right = st.columns(2)
+for col, keys, title in ((left, tables.RATE_METRICS, "Rates (0–1)"), (right, tables.COST_METRICS, "Cost")):
+    data = pd.DataFrame(tables.long_rows(report, keys))
+    if data.empty:
+        continue
+    chart = alt.Chart(data, title=title).mark_bar().encode(
+        x=alt.X("variant:N", title=None), y=alt.Y("value:Q", title=None), color="variant:N",
+        column=alt.Column("metric:N", title=None, header=alt.Header(labelAngle=0, labelLimit=110)),
+        tooltip=["metric", "variant", "value"])
+    col.altair_chart(chart.resolve_scale(y="independent" if keys is tables.COST_METRICS else "shared"))
+
+st.subheader("Routing: expected (rows) × chosen (columns)")
+cols = st.columns(max(1, len(report["variants"])))
+for col, name in zip(cols, report["variants"]):
+    rows = tables.confusion_rows(report, name)
+    col.markdown(f"**{name}**")
+    if rows:
+        col.dataframe(pd.DataFrame(rows).set_index("expected"), width="stretch")
+    else:
+        col.caption("no question has an expected route")
+
+st.subheader("Per question · 질문별 결과")
+st.caption("Select a row to open its run in the trace inspector.")
+frame = pd.DataFrame(tables.question_rows(report))
+event = st.dataframe(frame, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row",
+                     key=f"eval_rows_{st.session_state[EVAL_TABLE_NONCE]}")
+selected = list(getattr(getattr(event, "selection", None), "rows", []) or [])
+if selected:
+    st.session_state[EVAL_TABLE_NONCE] += 1
+    open_in_inspector(frame.iloc[selected[0]]["run_id"])
+
+labels = {r["run_id"]: f"{r['id']} · {r['variant']} · {r['route']} · {r['run_id']}" for r in report["questions"]}
+c1, c2 = st.columns([4, 1])
+pick = c1.selectbox("Run", list(labels), format_func=labels.get, key="eval_pick", label_visibility="collapsed")
+if c2.button("Open in trace inspector", key="eval_open", width="stretch"):
+    open_in_inspector(pick)
+
+d1, d2, d3 = st.columns(3)
+d1.download_button("report.json", report_json(report), "report.json", "application/json", key="eval_dl_json")
+d2.download_button("metrics.csv", metrics_csv(report), "metrics.csv", "text/csv", key="eval_dl_metrics")
+d3.download_button("questions.csv", questions_csv(report), "questions.csv", "text/csv", key="eval_dl_questions")
