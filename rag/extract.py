@@ -1,0 +1,385 @@
+"""Offline, rule-based entity and relation extraction (Korean and English). Precision over recall.
+
+Entities, per sentence:
+- Latin proper-noun-like terms: capitalised word sequences ("Apex Labs", "Bank of Korea"), acronyms
+  ("RAG", "NVIDIA") and model names with digits or dashes ("bge-reranker-v2-m3", "GPT-4o");
+- Korean proper nouns: runs of kiwipiepy ``NNP`` tokens ("에이펙스 랩스", "노바-7"), with an attached
+  common noun or an organisation suffix ("서울 대학교");
+- quoted terms ("…", “…”, 「…」, 『…』).
+
+Relations: a sentence with at least two entities gives one triple when a trigger from ``PATTERNS``
+matches (developed / 개발 -> ``developed_by``, headquartered in / 본사 / 위치 -> ``located_in``, ...).
+Which entity plays which role comes from word order in English and from the particle after each
+entity in Korean (은/는/이/가 subject, 을/를 object, 에/에서 place, 의 possessor). Without a trigger
+the sentence's first entity is linked to the next one as ``related_to``. The evidence is the sentence.
+"""
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+
+from rag.graphstore.base import entity_key
+from rag.textutil import split_sentences
+from rag.types import Entity, Extraction, Relation
+
+MAX_ENTITY_CHARS = 60
+
+# ---- entity patterns ---------------------------------------------------------
+_CAP_WORD = r"[A-Z][A-Za-z0-9&'’]*(?:[-.][A-Za-z0-9]+)*"
+_CAP_SEQ_RE = re.compile(rf"\b{_CAP_WORD}(?:\s+(?:(?:of|for|de|du|la|von|van)\s+)?{_CAP_WORD})*")
+_MODEL_RE = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)+(?![\w-])")
+_ACRONYM_RE = re.compile(r"\b[A-Z][A-Z0-9&]{1,}[a-z]?\b")
+_QUOTED_RE = re.compile(r"[\"“]([^\"“”\n]{2,40})[\"”]|[「『《]([^」』》\n]{2,40})[」』》]|[‘']([^‘’'\n]{2,40})[’']")
+
+# capitalised words that start sentences but name nothing
+_SENTENCE_STARTERS = frozenset(
+    """a an the this that these those it its in on at by for from with as after before during since while
+    although however today yesterday tomorrow our we you they he she there here each both many most some all
+    every no not one two three first second then also moreover furthermore finally unlike like because if
+    when where what which who how why yes is are was were be do does did can could will would should may
+    according based other another such""".split()
+)
+_ORG_SUFFIXES_EN = ("inc", "inc.", "corp", "corp.", "corporation", "company", "labs", "lab", "ltd", "llc",
+                    "university", "institute", "foundation", "group", "bank", "ai", "research", "technologies")
+_ORG_SUFFIXES_KO = ("대학교", "대학", "연구소", "연구원", "재단", "그룹", "은행", "전자", "병원", "센터", "회사",
+                    "랩", "랩스", "본부", "학회", "협회", "공사", "테크", "소프트", "시스템즈", "코리아", "캠퍼스")
+
+# ---- relation patterns -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pattern:
+    predicate: str
+    english: tuple[str, ...]  # regexes; in "X <trigger> Y" the left entity is X
+    english_reversed: tuple[str, ...]  # "Y <trigger> X": the right entity is the subject of the predicate
+    korean: tuple[str, ...]  # trigger stems
+    # which Korean role is the predicate's subject: "object" (the thing made/used), "topic", "located"...
+    ko_subject_role: str
+
+
+PATTERNS: tuple[Pattern, ...] = (
+    Pattern("developed_by",
+            (r"\b(?:was|were|is|are|been)?\s*(?:developed|created|built|made|designed|released|trained|"
+             r"introduced|published|maintained)\s+by\b", r"\bis\s+a\s+\w+(?:\s+\w+)?\s+(?:developed|created|built|"
+             r"released)\s+by\b"),
+            (r"\b(?:developed|created|built|designed|released|introduced|published|maintains|maintained|"
+             r"develops|creates|builds)\b",),
+            ("개발", "제작", "개발사", "만든", "만들", "출시", "공개", "발표"), "made"),
+    Pattern("founded_by",
+            (r"\b(?:was|were)?\s*(?:founded|established|co-founded|started)\s+(?:in\s+\d{4}\s+)?by\b",),
+            (r"\b(?:founded|co-founded|established|founds)\b",),
+            ("설립", "창업", "창립", "설립자", "창업자"), "made"),
+    Pattern("acquired",
+            (r"\b(?:acquired|bought|purchased|took\s+over)\b",),
+            (r"\b(?:was|were)\s+(?:acquired|bought|purchased)\s+by\b",),
+            ("인수", "매입"), "acquirer"),
+    Pattern("located_in",
+            (r"\b(?:is|are|was|were)?\s*(?:headquartered|located|based|situated|sits)\s+in\b",
+             r"\bheadquarters\s+(?:is|are|was|were)\s+(?:located\s+)?in\b", r"\bhas\s+its\s+headquarters\s+in\b"),
+            (),
+            ("위치", "본사", "소재", "자리", "본부"), "located"),
+    Pattern("part_of",
+            (r"\b(?:is|are|was|were)\s+(?:a\s+)?(?:part|component|module|subsidiary|division|unit)\s+of\b",
+             r"\bpart\s+of\b"),
+            (),
+            ("일부", "자회사", "계열사", "하위", "구성"), "part"),
+    Pattern("belongs_to",
+            (r"\b(?:belongs?|belonged)\s+to\b", r"\b(?:is|was)\s+a\s+member\s+of\b", r"\bworks?\s+(?:at|for)\b",
+             r"\b(?:joined)\b"),
+            (),
+            ("소속", "속한", "속하", "근무", "재직"), "member"),
+    Pattern("uses",
+            (r"\b(?:uses|used|using|relies\s+on|is\s+built\s+on|is\s+based\s+on|builds\s+on|adopts|adopted|"
+             r"employs|runs\s+on|powered\s+by)\b",),
+            (),
+            ("사용", "활용", "이용", "기반", "채택", "탑재", "도입"), "user"),
+)
+
+_KO_PARTICLE_RE = re.compile(
+    r"^(?P<p>이었다|였다|입니다|이며|이고|이다|에\s*의해|에\s*의하여|에서는|에서|에게|에는|에|으로는|으로|로는|로|"
+    r"은|는|이|가|을|를|의|와|과|도|께서)"
+)
+_SUBJECT = {"은", "는", "이", "가", "도", "께서"}
+_OBJECT = {"을", "를"}
+_PLACE = {"에", "에서", "에서는", "에는", "으로", "로", "으로는", "로는"}
+_AGENT = {"에의해", "에의하여"}
+_COPULA = {"이다", "입니다", "이며", "이고", "이었다", "였다"}
+
+_kiwi = None
+_kiwi_lock = threading.Lock()
+
+
+def _get_kiwi():
+    """kiwipiepy, loaded once per process (about 2-4 s): only Korean text needs it."""
+    global _kiwi
+    with _kiwi_lock:
+        if _kiwi is None:
+            from kiwipiepy import Kiwi
+
+            _kiwi = Kiwi()
+        return _kiwi
+
+
+def warm_up() -> None:
+    """Start loading kiwipiepy in a background thread (ingestion calls this before embedding)."""
+    if _kiwi is None:
+        threading.Thread(target=_get_kiwi, name="kiwi-warm-up", daemon=True).start()
+
+
+@dataclass
+class Mention:
+    start: int
+    end: int
+    name: str
+    type: str
+    particle: str = ""  # Korean particle right after the mention ("는", "를", "에서", ...) or ""
+
+
+def _has_hangul(text: str) -> bool:
+    return re.search(r"[\uac00-\ud7a3]", text) is not None
+
+
+def _entity_type(name: str) -> str:
+    lower = name.lower()
+    if re.search(r"\d", name) and re.search(r"[-_.]", name) or re.search(r"[A-Za-z].*\d|\d.*[A-Za-z]", name):
+        return "model"
+    last = lower.split()[-1] if lower.split() else lower
+    if last in _ORG_SUFFIXES_EN or any(name.endswith(s) for s in _ORG_SUFFIXES_KO):
+        return "org"
+    return "concept"
+
+
+def _latin_mentions(sentence: str) -> list[Mention]:
+    found: list[Mention] = []
+    for m in _CAP_SEQ_RE.finditer(sentence):
+        text, start = m.group(0), m.start()
+        words = text.split()
+        # drop leading sentence starters ("The Apex model" -> "Apex")
+        while words and words[0].lower() in _SENTENCE_STARTERS:
+            start += len(words[0]) + (len(text[len(words[0]):]) - len(text[len(words[0]):].lstrip()))
+            text = text[len(words[0]):].lstrip()
+            words = words[1:]
+        if not words:
+            continue
+        found.append(Mention(start, start + len(text), text, _entity_type(text)))
+    for m in _MODEL_RE.finditer(sentence):
+        text = m.group(0).rstrip(".")
+        if re.search(r"\d", text) or re.search(r"[A-Z]", text):
+            found.append(Mention(m.start(), m.start() + len(text), text, _entity_type(text)))
+    for m in _ACRONYM_RE.finditer(sentence):
+        found.append(Mention(m.start(), m.end(), m.group(0), _entity_type(m.group(0))))
+    return found
+
+
+_KO_NOUN_TAGS = {"NNP"}
+_KO_JOIN_TAGS = {"NNP", "NNG", "SL", "SN", "SH", "SO", "XSN"}
+
+
+def _korean_mentions(sentence: str) -> list[Mention]:
+    if not _has_hangul(sentence):
+        return []
+    tokens = _get_kiwi().tokenize(sentence)
+    found: list[Mention] = []
+    run: list = []
+
+    def flush() -> None:
+        if not run or not any(t.tag == "NNP" for t in run):
+            run.clear()
+            return
+        # trim trailing common nouns that are separated by a space and are not organisation suffixes
+        while len(run) > 1 and run[-1].tag == "NNG" and run[-1].start > run[-2].start + run[-2].len \
+                and run[-1].form not in _ORG_SUFFIXES_KO:
+            run.pop()
+        while run and run[-1].tag in ("SO",):
+            run.pop()
+        start, end = run[0].start, run[-1].start + run[-1].len
+        text = sentence[start:end].strip()
+        if 2 <= len(text) <= MAX_ENTITY_CHARS and _has_hangul(text):
+            found.append(Mention(start, end, text, _entity_type(text)))
+        run.clear()
+
+    for tok in tokens:
+        if tok.tag in _KO_JOIN_TAGS:
+            if run:
+                prev_end = run[-1].start + run[-1].len
+                gap = sentence[prev_end:tok.start]
+                attached = gap == ""
+                # a space may separate two proper nouns, or a proper noun and an organisation suffix
+                spaced_ok = gap == " " and (tok.tag == "NNP" or tok.form in _ORG_SUFFIXES_KO)
+                if tok.tag in ("SO",) and tok.form not in ("-", "_", "."):
+                    flush()
+                    continue
+                if attached or spaced_ok:
+                    run.append(tok)
+                    continue
+                flush()
+            if tok.tag in ("NNP", "NNG", "SL", "SN", "SH"):
+                run.append(tok)
+        else:
+            flush()
+    flush()
+    return found
+
+
+def _quoted_mentions(sentence: str) -> list[Mention]:
+    out = []
+    for m in _QUOTED_RE.finditer(sentence):
+        for g in (1, 2, 3):
+            if m.group(g):
+                out.append(Mention(m.start(g), m.end(g), m.group(g).strip(), _entity_type(m.group(g))))
+    return out
+
+
+def _merge(mentions: list[Mention], sentence: str) -> list[Mention]:
+    """Longest mention wins where spans overlap; particles recorded; ordered by position."""
+    mentions = sorted(mentions, key=lambda m: (m.start, -(m.end - m.start)))
+    kept: list[Mention] = []
+    for m in mentions:
+        if not m.name or len(m.name) > MAX_ENTITY_CHARS:
+            continue
+        if kept and m.start < kept[-1].end:
+            if (m.end - m.start) > (kept[-1].end - kept[-1].start):
+                kept[-1] = m
+            continue
+        kept.append(m)
+    for m in kept:
+        pm = _KO_PARTICLE_RE.match(sentence[m.end:])
+        m.particle = re.sub(r"\s+", "", pm.group("p")) if pm else ""
+    return kept
+
+
+def find_mentions(sentence: str) -> list[Mention]:
+    """Entity mentions in one sentence, in order, with the Korean particle that follows each."""
+    return _merge(_latin_mentions(sentence) + _korean_mentions(sentence) + _quoted_mentions(sentence), sentence)
+
+
+# ---- relations -----------------------------------------------------------------
+def _english_relation(sentence: str, mentions: list[Mention]) -> tuple[Mention, str, Mention] | None:
+    for pattern in PATTERNS:
+        for regex, reverse in [(r, False) for r in pattern.english] + [(r, True) for r in pattern.english_reversed]:
+            for m in re.finditer(regex, sentence, flags=re.IGNORECASE):
+                left = [x for x in mentions if x.end <= m.start()]
+                right = [x for x in mentions if x.start >= m.end()]
+                if not left or not right:
+                    continue
+                subj, obj = left[0], right[0]
+                if reverse:
+                    subj, obj = obj, subj
+                return subj, pattern.predicate, obj
+    return None
+
+
+def _korean_relation(sentence: str, mentions: list[Mention]) -> tuple[Mention, str, Mention] | None:
+    for pattern in PATTERNS:
+        trigger = next((t for t in pattern.korean if t in sentence), None)
+        if trigger is None:
+            continue
+        # "X의 본사" / "X의 일부": the possessor is the subject for located_in, the whole for part_of
+        subjects = [m for m in mentions if m.particle in _SUBJECT]
+        objects = [m for m in mentions if m.particle in _OBJECT]
+        places = [m for m in mentions if m.particle in _PLACE]
+        agents = [m for m in mentions if m.particle in _AGENT]
+        possessors = [m for m in mentions if m.particle == "의"]
+        first, second = mentions[0], mentions[1]
+
+        def other(than: Mention) -> Mention:
+            rest = [m for m in mentions if m is not than]
+            preferred = [m for m in rest if m.particle in _SUBJECT or m.particle == "의"]
+            return (preferred or rest)[0]
+
+        role = pattern.ko_subject_role
+        if role == "made":  # (thing, developed_by / founded_by, maker)
+            if objects:  # "B는 A를 개발했다"
+                thing = objects[0]
+                return thing, pattern.predicate, other(thing)
+            makers = agents + [m for m in places if m.particle in ("에서",)]
+            makers += [m for m in subjects if m.particle in ("이", "가")]
+            topics = [m for m in mentions if m.particle in ("은", "는", "도")]
+            if makers and topics and makers[0] is not topics[0]:  # "A는 B가 개발했다", "B가 개발한 A는"
+                return topics[0], pattern.predicate, makers[0]
+            if makers:
+                thing = next((m for m in mentions if m is not makers[0]), None)
+                if thing is not None:
+                    return thing, pattern.predicate, makers[0]
+            copula = [m for m in mentions if m.particle in _COPULA]
+            if copula and copula[0] is not first:  # "A의 개발사는 B이다"
+                return first, pattern.predicate, copula[0]
+            return None
+        if role == "acquirer":  # (buyer, acquired, bought)
+            if objects:
+                return other(objects[0]), pattern.predicate, objects[0]
+            if agents or places:  # "A는 B에 인수되었다"
+                buyer = (agents or places)[0]
+                return next(m for m in mentions if m is not buyer), pattern.predicate, buyer
+            return None
+        if role == "located":  # (thing, located_in, place)
+            place = next((m for m in places if m is not first), None)
+            if place is None:
+                copula = [m for m in mentions if m.particle in _COPULA]
+                place = copula[0] if copula and copula[0] is not first else None
+            if place is None:
+                return None
+            thing = next((m for m in possessors + subjects if m is not place), first if first is not place else second)
+            return thing, pattern.predicate, place
+        if role == "part":  # (part, part_of, whole)
+            whole = possessors[0] if possessors else None
+            if whole is None:
+                return None
+            part = next((m for m in mentions if m is not whole), None)
+            return (part, pattern.predicate, whole) if part else None
+        if role == "member":  # (member, belongs_to, group)
+            group = next((m for m in places + possessors if m is not first), None)
+            if group is None:
+                idx = sentence.find(trigger)
+                before = [m for m in mentions if m.end <= idx and m is not first]
+                group = before[-1] if before else None
+            return (first, pattern.predicate, group) if group else None
+        if role == "user":  # (user, uses, used)
+            if objects:
+                return other(objects[0]), pattern.predicate, objects[0]
+            if trigger == "기반" and possessors:  # "B 기반의 A", "A는 B를 기반으로"
+                return first, pattern.predicate, second
+            return None
+    return None
+
+
+def _relation_for(sentence: str, mentions: list[Mention]) -> tuple[Mention, str, Mention] | None:
+    if _has_hangul(sentence):
+        found = _korean_relation(sentence, mentions)
+        if found is None:
+            found = _english_relation(sentence, mentions)
+    else:
+        found = _english_relation(sentence, mentions)
+    if found and entity_key(found[0].name) != entity_key(found[2].name):
+        return found
+    return None
+
+
+def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Extraction:
+    """Entities and relations of one chunk; every relation carries its sentence as evidence."""
+    entities: dict[str, Entity] = {}
+    relations: list[Relation] = []
+    seen: set[tuple[str, str, str]] = set()
+    for sentence in split_sentences(text):
+        mentions = find_mentions(sentence)
+        distinct: list[Mention] = []
+        for m in mentions:
+            key = entity_key(m.name)
+            if key not in entities:
+                entities[key] = Entity(name=m.name, type=m.type)
+            if all(entity_key(d.name) != key for d in distinct):
+                distinct.append(m)
+        if len(distinct) < 2:
+            continue
+        found = _relation_for(sentence, distinct)
+        triples = [(found[0].name, found[1], found[2].name)] if found else [
+            (distinct[0].name, "related_to", distinct[1].name)]
+        for src, pred, tgt in triples:
+            ident = (entity_key(src), pred, entity_key(tgt))
+            if ident in seen:
+                continue
+            seen.add(ident)
+            relations.append(Relation(source=src, predicate=pred, target=tgt, evidence=sentence.strip(),
+                                      doc_id=doc_id, chunk_id=chunk_id, source_file=source_file))
+    return Extraction(entities=list(entities.values()), relations=relations)
