@@ -1,0 +1,48 @@
+"""Decision engines: every judging step (classify, grade, evaluate, rewrite, generate, extract).
+
+``ENGINES`` maps a name to a factory ``(settings) -> DecisionEngine``; the built-in ``offline`` and
+``llm`` engines register here the same way an add-on would (``register_engine``).
+``get_engine(settings)`` returns the engine named by ``settings.engine``.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from rag.config import Settings
+from rag.types import DecisionEngine, RagError
+
+EngineFactory = Callable[[Settings], DecisionEngine]
+
+
+def _offline(settings: Settings) -> DecisionEngine:
+    from rag.engines.offline import OfflineEngine
+
+    return OfflineEngine(settings)
+
+
+def _llm(settings: Settings) -> DecisionEngine:
+    from rag.engines.llm import LLMEngine  # imports langchain-openai only when asked for
+
+    return LLMEngine(settings)
+
+
+ENGINES: dict[str, EngineFactory] = {"offline": _offline, "llm": _llm}
+
+
+def register_engine(name: str, factory: EngineFactory) -> None:
+    """Add (or replace) an engine: one new module plus this one call."""
+    ENGINES[name] = factory
+
+
+def get_engine(settings: Settings, name: str | None = None) -> DecisionEngine:
+    """The engine ``name`` (default: ``settings.engine``) built for these settings."""
+    name = name or settings.engine
+    try:
+        factory = ENGINES[name]
+    except KeyError:
+        raise RagError(f"Unknown decision engine {name!r}; choose one of: {', '.join(sorted(ENGINES))} "
+                       "(set RAG_ENGINE).") from None
+    return factory(settings)
+
+
+__all__ = ["ENGINES", "EngineFactory", "get_engine", "register_engine"]
