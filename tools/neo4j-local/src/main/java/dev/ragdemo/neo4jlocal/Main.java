@@ -2,11 +2,13 @@ package dev.ragdemo.neo4jlocal;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.neo4j.configuration.GraphDatabaseSettings;
 import org.neo4j.configuration.connectors.BoltConnector;
+import org.neo4j.configuration.connectors.BoltConnectorInternalSettings;
 import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
@@ -53,6 +55,9 @@ public final class Main {
                     .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(64))
                     .setConfig(GraphDatabaseSettings.preallocate_logical_logs, false)
                     .setConfig(GraphDatabaseSettings.logical_log_rotation_threshold, ByteUnit.mebiBytes(16))
+                    // Bolt's default waits 5 s twice on shutdown, after the databases are already closed.
+                    .setConfig(BoltConnectorInternalSettings.connection_shutdown_wait_time, Duration.ofSeconds(1))
+                    .setConfig(BoltConnectorInternalSettings.thread_pool_shutdown_wait_time, Duration.ofSeconds(1))
                     .build();
         } catch (Exception e) {
             die("could not start Neo4j on 127.0.0.1:" + port + " with data in " + home + ": " + rootMessage(e));
