@@ -126,6 +126,7 @@ class RunStore:
     def list(self, limit: int = 100, search: str | None = None, variant: str | None = None) -> list[dict[str, Any]]:
         """Run summaries, newest first; ``search`` matches question or answer text, ``variant`` filters exactly."""
         where, params = [], []
+        search = (search or "").strip()
         if search:
             where.append("(question LIKE ? ESCAPE '\\' OR answer LIKE ? ESCAPE '\\')")
             pattern = f"%{_escape_like(search)}%"

@@ -17,11 +17,14 @@ lands, so a UI can show the run live.
 """
 from __future__ import annotations
 
+import functools
 import operator
+from dataclasses import dataclass
 from typing import Annotated, Any, Callable, Literal, TypedDict
 
 from langgraph.errors import GraphRecursionError
 from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
 
 from rag.config import Settings
 from rag.trace import Attempt, Run, Step, StepTimer
@@ -184,169 +187,197 @@ def route_to_retriever(state: AgentState) -> Literal["retrieve_vector", "retriev
     return RETRIEVE_NODE[state["strategy"]]  # type: ignore[return-value]
 
 
+# ---- the nodes ------------------------------------------------------------------------------------------------------
+
+@dataclass
+class AgentContext:
+    """What the nodes use besides the state, passed per run (the compiled graph is built once and shared)."""
+
+    engine: DecisionEngine
+    tools: dict[str, Any]  # name -> RetrievalTool
+    settings: Settings
+    known_entities: Callable[[], list[str]] = list
+
+
+Ctx = Runtime[AgentContext]
+
+
+def _index(state: AgentState) -> int:
+    return len(state.get("steps") or [])
+
+
+def classify(state: AgentState, runtime: Ctx) -> dict:
+    """Pick the first strategy (vector | graph | web | direct) with the engine's reason."""
+    question, engine = state["question"], runtime.context.engine
+    with StepTimer() as timer:
+        entities = list(runtime.context.known_entities())
+        decision = engine.classify(question, entities)
+    strategy, reason = str(decision.strategy).strip().lower(), decision.reason
+    if strategy not in STRATEGIES:
+        reason = f"unknown strategy {decision.strategy!r} from the engine, using vector; {reason}"
+        strategy = "vector"
+    step = make_step(CLASSIFY, timer, index=_index(state),
+                     inputs={"question": question, "known_entities": len(entities),
+                             "known_entities_sample": entities[:20]},
+                     output={"strategy": strategy, "signals": dict(decision.signals)},
+                     decision=strategy, reason=reason, model_calls=decision.calls)
+    return {"route": strategy, "strategy": strategy, "query": question, "steps": [step]}
+
+
+def _make_retrieve(strategy: str, node: str) -> Callable[[AgentState, Ctx], dict]:
+    def retrieve(state: AgentState, runtime: Ctx) -> dict:
+        attempt, query = int(state.get("attempt") or 0) + 1, state["query"]
+        top_k = runtime.context.settings.top_k
+        with StepTimer() as timer:
+            outcome = retrieve_with(runtime.context.tools, strategy, query, top_k)
+        step = make_step(node, timer, index=_index(state), attempt=attempt,
+                         inputs={"query": query, "strategy": strategy, "top_k": top_k},
+                         output={"n_documents": len(outcome.docs), "ids": [d.id for d in outcome.docs]},
+                         decision="ok" if outcome.ok else "failed", reason=outcome.note,
+                         status="ok" if outcome.ok else "failed", documents=doc_records(outcome.docs, attempt))
+        return {"attempt": attempt, "strategy": strategy, "tried": [strategy], "docs": outcome.docs, "grades": [],
+                "retrieval_ok": outcome.ok, "retrieval_note": outcome.note, "steps": [step]}
+
+    retrieve.__name__ = node
+    retrieve.__doc__ = f"One retrieval attempt with the {strategy} tool; unavailable is a failed attempt."
+    return retrieve
+
+
+retrieve_vector = _make_retrieve("vector", RETRIEVE_VECTOR)
+retrieve_graph = _make_retrieve("graph", RETRIEVE_GRAPH)
+retrieve_web = _make_retrieve("web", RETRIEVE_WEB)
+
+
+def grade_documents(state: AgentState, runtime: Ctx) -> dict:
+    """Grade every retrieved document against the question: correct | ambiguous | incorrect."""
+    question, docs, attempt = state["question"], state.get("docs") or [], int(state["attempt"])
+    with StepTimer() as timer:
+        grades = [clean_grade(runtime.context.engine.grade(question, doc)) for doc in docs]
+    counts = {label: sum(1 for g in grades if g.label == label) for label in ("correct", "ambiguous", "incorrect")}
+    if docs:
+        decision = ", ".join(f"{n} {label}" for label, n in counts.items())
+        reason, status = f"graded {len(docs)} document(s) against the question", "ok"
+    else:
+        decision, reason, status = "nothing to grade", state.get("retrieval_note") or "no documents", "skipped"
+    step = make_step(GRADE_DOCUMENTS, timer, index=_index(state), attempt=attempt,
+                     inputs={"question": question, "n_documents": len(docs)}, output=counts,
+                     decision=decision, reason=reason, status=status,
+                     model_calls=[c for g in grades for c in g.calls], documents=doc_records(docs, attempt, grades))
+    return {"grades": grades, "steps": [step]}
+
+
+def evaluate_context(state: AgentState, runtime: Ctx) -> dict:
+    """Score the context 0..1, record the attempt, and decide what comes next (``decide_next``) and why."""
+    question, docs, grades = state["question"], state.get("docs") or [], state.get("grades") or []
+    attempt, strategy, settings = int(state["attempt"]), state["strategy"], runtime.context.settings
+    retrieval_ok = state.get("retrieval_ok", True)
+    calls = []
+    with StepTimer() as timer:
+        if not retrieval_ok:
+            quality, why = 0.0, f"retrieval failed: {state.get('retrieval_note', '')}"
+        elif not docs:
+            quality, why = 0.0, "no documents were retrieved"
+        else:
+            result = runtime.context.engine.evaluate(question, docs, grades)
+            quality, why, calls = clamp01(result.score), result.reason, list(result.calls)
+        hop = Hop(number=attempt, strategy=strategy, query=state["query"], docs=list(docs), grades=list(grades),
+                  quality=quality, status="ok" if retrieval_ok else "failed", note="" if retrieval_ok else why)
+        hops = [*(state.get("hops") or []), hop]
+        action, next_strategy, reason, stop_reason = decide_next(hops, settings.threshold, settings.max_attempts)
+        if stop_reason == "repetition" and hop.status == "ok":
+            hop.status, hop.note = "repeated", reason
+    step = make_step(EVALUATE_CONTEXT, timer, index=_index(state), attempt=attempt,
+                     inputs={"question": question, "query": state["query"], "strategy": strategy,
+                             "n_documents": len(docs), "threshold": settings.threshold,
+                             "max_attempts": settings.max_attempts},
+                     output={"quality": round(quality, 4), "threshold": settings.threshold, "quality_reason": why,
+                             "attempts_used": attempt, "next_action": action, "next_strategy": next_strategy,
+                             "stop_reason": stop_reason or None},
+                     decision=action, reason=reason, model_calls=calls)
+    return {"quality": quality, "hops": [hop], "attempts": [hop.to_attempt(settings.threshold)],
+            "next_action": action, "next_strategy": next_strategy, "action_reason": reason,
+            "stop_reason": stop_reason, "steps": [step]}
+
+
+def re_route(state: AgentState, runtime: Ctx) -> dict:
+    """Switch to the next untried strategy chosen by evaluate_context."""
+    with StepTimer() as timer:
+        target = state["next_strategy"]
+    step = make_step(RE_ROUTE, timer, index=_index(state), attempt=int(state["attempt"]),
+                     inputs={"from": state["strategy"], "tried": list(dict.fromkeys(state.get("tried") or []))},
+                     output={"strategy": target, "query": state["query"]},
+                     decision=target, reason=state.get("action_reason", ""))
+    return {"strategy": target, "steps": [step]}
+
+
+def rewrite_query(state: AgentState, runtime: Ctx) -> dict:
+    """Ask the engine for a better query; the next retrieval uses it on the strategy evaluate_context chose."""
+    question, query = state["question"], state["query"]
+    with StepTimer() as timer:
+        result = runtime.context.engine.rewrite(question, query, state.get("docs") or [], state.get("grades") or [])
+    new_query = " ".join(str(result.query or "").split()) or query
+    target = state["next_strategy"]
+    step = make_step(REWRITE_QUERY, timer, index=_index(state), attempt=int(state["attempt"]),
+                     inputs={"question": question, "query": query, "strategy": target},
+                     output={"query": new_query, "strategy": target},
+                     decision=new_query, reason=result.reason or state.get("action_reason", ""),
+                     model_calls=result.calls)
+    return {"query": new_query, "strategy": target, "steps": [step]}
+
+
+def generate(state: AgentState, runtime: Ctx) -> dict:
+    """Answer from the correct + ambiguous documents of the attempt(s) that met the threshold."""
+    question, hops, threshold = state["question"], state.get("hops") or [], runtime.context.settings.threshold
+    good = [h for h in hops if h.status == "ok" and h.quality >= threshold] or hops[-1:]
+    docs, grades = usable_evidence(good)
+    if not docs and good:  # quality met without usable grades: let the generator see what there is (and abstain)
+        docs, grades = list(good[-1].docs), list(good[-1].grades)
+    with StepTimer() as timer:
+        answer = runtime.context.engine.generate(question, docs, grades, mode="answer")
+    step = make_step(GENERATE, timer, index=_index(state), attempt=int(state.get("attempt") or 0),
+                     inputs={"question": question, "attempts_used": [h.number for h in good],
+                             "n_documents": len(docs), "doc_ids": [d.id for d in docs]},
+                     output=answer_output(answer), decision="abstained" if answer.abstained else "answered",
+                     reason=answer.reason, model_calls=answer.calls)
+    return {"answer": answer, "steps": [step]}
+
+
+def partial_answer(state: AgentState, runtime: Ctx) -> dict:
+    """Budget used up or repetition: say what was found (over every hop) and what was not."""
+    question, hops = state["question"], state.get("hops") or []
+    docs, grades = usable_evidence(hops)  # facts from every hop, not only the last
+    with StepTimer() as timer:
+        answer = runtime.context.engine.generate(question, docs, grades, mode="partial")
+    step = make_step(PARTIAL_ANSWER, timer, index=_index(state), attempt=int(state.get("attempt") or 0),
+                     inputs={"question": question, "stop_reason": state.get("stop_reason"),
+                             "attempts_used": [h.number for h in hops], "n_documents": len(docs),
+                             "doc_ids": [d.id for d in docs]},
+                     output=answer_output(answer), decision=state.get("stop_reason") or "partial",
+                     reason=f"{state.get('action_reason', '')}. {answer.reason}".strip(". "),
+                     model_calls=answer.calls)
+    return {"answer": answer, "steps": [step]}
+
+
+def direct_generate(state: AgentState, runtime: Ctx) -> dict:
+    """Answer without retrieval (general knowledge, translation, arithmetic, code syntax)."""
+    question = state["question"]
+    with StepTimer() as timer:
+        answer = runtime.context.engine.generate(question, [], None, mode="direct")
+    step = make_step(DIRECT_GENERATE, timer, index=_index(state), inputs={"question": question},
+                     output=answer_output(answer), decision="abstained" if answer.abstained else "answered",
+                     reason=answer.reason, model_calls=answer.calls)
+    return {"answer": answer, "stop_reason": "direct", "steps": [step]}
+
+
 # ---- the graph ------------------------------------------------------------------------------------------------------
 
-def build_graph(engine: DecisionEngine, tools: dict[str, Any], settings: Settings,
-                known_entities: Callable[[], list[str]] = list):
-    """Assemble and compile the agent graph. ``tools``: name -> ``RetrievalTool``; ``known_entities`` is called
-    once by classify (the knowledge graph's entity names)."""
-    threshold, max_attempts, top_k = settings.threshold, settings.max_attempts, settings.top_k
-
-    def classify(state: AgentState) -> dict:
-        question = state["question"]
-        with StepTimer() as timer:
-            entities = list(known_entities())
-            decision = engine.classify(question, entities)
-        strategy, reason = str(decision.strategy).strip().lower(), decision.reason
-        if strategy not in STRATEGIES:
-            reason = f"unknown strategy {decision.strategy!r} from the engine, using vector; {reason}"
-            strategy = "vector"
-        step = make_step(CLASSIFY, timer, index=len(state.get("steps") or []),
-                         inputs={"question": question, "known_entities": len(entities),
-                                 "known_entities_sample": entities[:20]},
-                         output={"strategy": strategy, "signals": dict(decision.signals)},
-                         decision=strategy, reason=reason, model_calls=decision.calls)
-        return {"route": strategy, "strategy": strategy, "query": question, "steps": [step]}
-
-    def make_retrieve(strategy: str, node: str):
-        def retrieve(state: AgentState) -> dict:
-            attempt, query = int(state.get("attempt") or 0) + 1, state["query"]
-            with StepTimer() as timer:
-                outcome = retrieve_with(tools, strategy, query, top_k)
-            step = make_step(node, timer, index=len(state.get("steps") or []), attempt=attempt,
-                             inputs={"query": query, "strategy": strategy, "top_k": top_k},
-                             output={"n_documents": len(outcome.docs), "ids": [d.id for d in outcome.docs]},
-                             decision="ok" if outcome.ok else "failed", reason=outcome.note,
-                             status="ok" if outcome.ok else "failed",
-                             documents=doc_records(outcome.docs, attempt))
-            return {"attempt": attempt, "strategy": strategy, "tried": [strategy], "docs": outcome.docs,
-                    "grades": [], "retrieval_ok": outcome.ok, "retrieval_note": outcome.note, "steps": [step]}
-
-        retrieve.__doc__ = f"Retrieve with the {strategy} tool (one attempt)."
-        return retrieve
-
-    def grade_documents(state: AgentState) -> dict:
-        question, docs, attempt = state["question"], state.get("docs") or [], int(state["attempt"])
-        with StepTimer() as timer:
-            grades = [clean_grade(engine.grade(question, doc)) for doc in docs]
-        counts = {label: sum(1 for g in grades if g.label == label) for label in ("correct", "ambiguous", "incorrect")}
-        if docs:
-            decision = ", ".join(f"{n} {label}" for label, n in counts.items())
-            reason, status = f"graded {len(docs)} document(s) against the question", "ok"
-        else:
-            decision = "nothing to grade"
-            reason = state.get("retrieval_note") or "no documents"
-            status = "skipped"
-        step = make_step(GRADE_DOCUMENTS, timer, index=len(state.get("steps") or []), attempt=attempt,
-                         inputs={"question": question, "n_documents": len(docs)}, output=counts,
-                         decision=decision, reason=reason, status=status,
-                         model_calls=[c for g in grades for c in g.calls],
-                         documents=doc_records(docs, attempt, grades))
-        return {"grades": grades, "steps": [step]}
-
-    def evaluate_context(state: AgentState) -> dict:
-        question, docs, grades = state["question"], state.get("docs") or [], state.get("grades") or []
-        attempt, strategy = int(state["attempt"]), state["strategy"]
-        calls = []
-        with StepTimer() as timer:
-            if not state.get("retrieval_ok", True):
-                quality, why = 0.0, f"retrieval failed: {state.get('retrieval_note', '')}"
-            elif not docs:
-                quality, why = 0.0, "no documents were retrieved"
-            else:
-                result = engine.evaluate(question, docs, grades)
-                quality, why, calls = clamp01(result.score), result.reason, list(result.calls)
-            hop = Hop(number=attempt, strategy=strategy, query=state["query"], docs=list(docs), grades=list(grades),
-                      quality=quality, status="ok" if state.get("retrieval_ok", True) else "failed",
-                      note=why if not state.get("retrieval_ok", True) else "")
-            hops = [*(state.get("hops") or []), hop]
-            action, next_strategy, reason, stop_reason = decide_next(hops, threshold, max_attempts)
-            if stop_reason == "repetition" and hop.status == "ok":
-                hop.status, hop.note = "repeated", reason
-        step = make_step(EVALUATE_CONTEXT, timer, index=len(state.get("steps") or []), attempt=attempt,
-                         inputs={"question": question, "query": state["query"], "strategy": strategy,
-                                 "n_documents": len(docs), "threshold": threshold, "max_attempts": max_attempts},
-                         output={"quality": round(quality, 4), "threshold": threshold, "quality_reason": why,
-                                 "attempts_used": attempt, "next_action": action, "next_strategy": next_strategy,
-                                 "stop_reason": stop_reason or None},
-                         decision=action, reason=reason, model_calls=calls)
-        return {"quality": quality, "hops": [hop], "attempts": [hop.to_attempt(threshold)], "next_action": action,
-                "next_strategy": next_strategy, "action_reason": reason, "stop_reason": stop_reason,
-                "steps": [step]}
-
-    def re_route(state: AgentState) -> dict:
-        with StepTimer() as timer:
-            target = state["next_strategy"]
-        step = make_step(RE_ROUTE, timer, index=len(state.get("steps") or []), attempt=int(state["attempt"]),
-                         inputs={"from": state["strategy"], "tried": list(dict.fromkeys(state.get("tried") or []))},
-                         output={"strategy": target, "query": state["query"]},
-                         decision=target, reason=state.get("action_reason", ""))
-        return {"strategy": target, "steps": [step]}
-
-    def rewrite_query(state: AgentState) -> dict:
-        question, query = state["question"], state["query"]
-        with StepTimer() as timer:
-            result = engine.rewrite(question, query, state.get("docs") or [], state.get("grades") or [])
-        new_query = " ".join(str(result.query or "").split()) or query
-        target = state["next_strategy"]
-        step = make_step(REWRITE_QUERY, timer, index=len(state.get("steps") or []), attempt=int(state["attempt"]),
-                         inputs={"question": question, "query": query, "strategy": target},
-                         output={"query": new_query, "strategy": target},
-                         decision=new_query, reason=result.reason or state.get("action_reason", ""),
-                         model_calls=result.calls)
-        return {"query": new_query, "strategy": target, "steps": [step]}
-
-    def generate(state: AgentState) -> dict:
-        question, hops = state["question"], state.get("hops") or []
-        good = [h for h in hops if h.status == "ok" and h.quality >= threshold] or hops[-1:]
-        docs, grades = usable_evidence(good)
-        if not docs and good:  # quality met without usable grades: let the generator see what there is (and abstain)
-            docs, grades = list(good[-1].docs), list(good[-1].grades)
-        with StepTimer() as timer:
-            answer = engine.generate(question, docs, grades, mode="answer")
-        step = make_step(GENERATE, timer, index=len(state.get("steps") or []), attempt=int(state.get("attempt") or 0),
-                         inputs={"question": question, "attempts_used": [h.number for h in good],
-                                 "n_documents": len(docs), "doc_ids": [d.id for d in docs]},
-                         output=answer_output(answer), decision="answered" if not answer.abstained else "abstained",
-                         reason=answer.reason, model_calls=answer.calls)
-        return {"answer": answer, "steps": [step]}
-
-    def partial_answer(state: AgentState) -> dict:
-        question, hops = state["question"], state.get("hops") or []
-        docs, grades = usable_evidence(hops)  # facts from every hop, not only the last
-        with StepTimer() as timer:
-            answer = engine.generate(question, docs, grades, mode="partial")
-        step = make_step(PARTIAL_ANSWER, timer, index=len(state.get("steps") or []),
-                         attempt=int(state.get("attempt") or 0),
-                         inputs={"question": question, "stop_reason": state.get("stop_reason"),
-                                 "attempts_used": [h.number for h in hops], "n_documents": len(docs),
-                                 "doc_ids": [d.id for d in docs]},
-                         output=answer_output(answer), decision=state.get("stop_reason") or "partial",
-                         reason=f"{state.get('action_reason', '')}. {answer.reason}".strip(". "),
-                         model_calls=answer.calls)
-        return {"answer": answer, "steps": [step]}
-
-    def direct_generate(state: AgentState) -> dict:
-        question = state["question"]
-        with StepTimer() as timer:
-            answer = engine.generate(question, [], None, mode="direct")
-        step = make_step(DIRECT_GENERATE, timer, index=len(state.get("steps") or []),
-                         inputs={"question": question}, output=answer_output(answer),
-                         decision="answered" if not answer.abstained else "abstained", reason=answer.reason,
-                         model_calls=answer.calls)
-        return {"answer": answer, "stop_reason": "direct", "steps": [step]}
-
-    graph = StateGraph(AgentState)
-    graph.add_node(CLASSIFY, guarded(CLASSIFY, classify))
-    for strategy, node in RETRIEVE_NODE.items():
-        graph.add_node(node, guarded(node, make_retrieve(strategy, node)))
-    graph.add_node(GRADE_DOCUMENTS, guarded(GRADE_DOCUMENTS, grade_documents))
-    graph.add_node(EVALUATE_CONTEXT, guarded(EVALUATE_CONTEXT, evaluate_context))
-    graph.add_node(RE_ROUTE, guarded(RE_ROUTE, re_route))
-    graph.add_node(REWRITE_QUERY, guarded(REWRITE_QUERY, rewrite_query))
-    graph.add_node(GENERATE, guarded(GENERATE, generate))
-    graph.add_node(PARTIAL_ANSWER, guarded(PARTIAL_ANSWER, partial_answer))
-    graph.add_node(DIRECT_GENERATE, guarded(DIRECT_GENERATE, direct_generate))
+def build_graph():
+    """Assemble and compile the agent graph (it reads like the diagram above). Per-run parts (engine, tools,
+    settings) come in as ``context=AgentContext(...)``; ``compiled_graph()`` is the shared instance."""
+    graph = StateGraph(AgentState, context_schema=AgentContext)
+    for node in (classify, retrieve_vector, retrieve_graph, retrieve_web, grade_documents, evaluate_context,
+                 re_route, rewrite_query, generate, partial_answer, direct_generate):
+        graph.add_node(node.__name__, guarded(node.__name__, node))
 
     graph.add_edge(START, CLASSIFY)
     graph.add_conditional_edges(CLASSIFY, route_after_classify)
@@ -360,6 +391,11 @@ def build_graph(engine: DecisionEngine, tools: dict[str, Any], settings: Setting
     graph.add_edge(DIRECT_GENERATE, END)
     graph.add_edge(PARTIAL_ANSWER, END)
     return graph.compile()
+
+
+@functools.lru_cache(maxsize=1)
+def compiled_graph():
+    return build_graph()
 
 
 def recursion_limit(max_attempts: int) -> int:
@@ -380,14 +416,16 @@ class AgenticVariant:
         recorder = TraceRecorder(question, self.name, engine, settings, on_step)
         run = recorder.run
         try:
-            graph = build_graph(engine, kb.tools(), settings, known_entities=kb.known_entities)
+            context = AgentContext(engine=engine, tools=kb.tools(), settings=settings,
+                                   known_entities=kb.known_entities)
+            graph = compiled_graph()
         except Exception as exc:
             recorder.fail(f"the agent could not start: {error_text(exc)}")
             return recorder.finish()
         initial: AgentState = {"question": question, "query": question, "attempt": 0}
         final: dict = dict(initial)
         stream = iter(graph.stream(initial, config={"recursion_limit": recursion_limit(settings.max_attempts)},
-                                   stream_mode=["updates", "values"]))
+                                   context=context, stream_mode=["updates", "values"]))
         while True:
             try:
                 mode, chunk = next(stream)

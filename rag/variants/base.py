@@ -21,6 +21,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Protocol
 
+from langgraph.runtime import Runtime
+
 from rag.config import Settings
 from rag.trace import Attempt, DocRecord, Run, Step, StepTimer, now_iso
 from rag.types import Answer, DecisionEngine, Grade, ModelCall, Retrieved, ToolUnavailable
@@ -142,13 +144,14 @@ class NodeFailed(Exception):
         self.cause = cause
 
 
-def guarded(node: str, function: Callable[[dict], dict]) -> Callable[[dict], dict]:
-    """Wrap a graph node: any exception becomes ``NodeFailed`` with a failed ``Step``."""
+def guarded(node: str, function: Callable[[dict, Runtime], dict]) -> Callable[[dict, Runtime], dict]:
+    """Wrap a LangGraph node ``(state, runtime) -> update``: any exception becomes ``NodeFailed`` carrying a
+    failed ``Step``, so the runner records it and ends the run with a message instead of raising."""
 
-    def wrapper(state: dict) -> dict:
+    def wrapper(state: dict, runtime: Runtime) -> dict:
         started_at, t0 = now_iso(), time.perf_counter()
         try:
-            return function(state)
+            return function(state, runtime)
         except NodeFailed:
             raise
         except Exception as exc:
@@ -243,7 +246,7 @@ class Hop:
         return [(d, g) for d, g in zip(self.docs, self.grades) if g.label in USABLE_GRADES]
 
     def to_attempt(self, threshold: float) -> Attempt:
-        return Attempt(number=self.number, strategy=self.strategy, query=self.query, quality=round(self.quality, 4),
+        return Attempt(number=self.number, strategy=self.strategy, query=self.query, quality=self.quality,
                        threshold=threshold, n_documents=len(self.docs),
                        n_correct=sum(1 for g in self.grades if g.label == "correct"), status=self.status,
                        note=self.note)
