@@ -159,6 +159,18 @@ def test_score_run_silent_failures():
     assert trap_partial["flagged"] is True and trap_partial["silent_failure"] is False
 
 
+def test_web_question_without_facts_needs_web_evidence_or_a_flag():
+    q = Question(id="w1", question="Today's KRW/USD rate?", expected_route="web", kind="web")
+    from_kb = _run("naive", "The rate is in the HR doc.", docs=[_doc("hr.md")])
+    assert score_run(q, from_kb)["silent_failure"] is True
+    flagged = _run("agentic", "Web search is not configured.", route="web", abstained=True)
+    assert score_run(q, flagged)["silent_failure"] is False
+    web_doc = DocRecord(id="https://x", source="https://x", text="1,380 won", score=0.9, tool="web", attempt=1,
+                        grade="correct")
+    from_web = _run("agentic", "About 1,380 won.", route="web", docs=[web_doc])
+    assert score_run(q, from_web)["silent_failure"] is False
+
+
 def test_score_run_empty_answer_and_no_facts():
     q = Question(id="d1", question="Translate RAG", expected_route="direct", kind="direct")
     row = score_run(q, _run("agentic", "", route="direct", path=["classify", "direct_generate"]))

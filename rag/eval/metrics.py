@@ -10,8 +10,9 @@ Definitions (also in docs/evaluation.md):
   Unicode NFKC, case folding and removing all whitespace. An abstained run never hits.
 * **flagged** — the run abstained or gave a partial answer that says what was not found; a flagged answer is not
   a *silent* one.
-* **silent failure** — an uncovered question answered without being flagged, or a question with expected facts
-  answered without being flagged but missing a key fact.
+* **silent failure** — an unflagged answer that cannot be right: to an ``uncovered`` question; to a question with
+  expected facts, missing one of them; or to a ``web`` question without expected facts, from no web evidence (a
+  time-sensitive question the documents cannot answer, e.g. today's exchange rate).
 * **context precision / recall (ID-based)** — a document is relevant when its source file name, file stem or doc
   id matches one of ``relevant_sources``. Precision is the share of the documents the generator was *given*
   (the ``doc_ids`` its generate / partial_answer step recorded) that are relevant; recall is the share of relevant
@@ -221,16 +222,18 @@ def score_run(question: Any, run: Any) -> dict[str, Any]:
     flagged = is_flagged(run)
     groups = matched_groups(run.answer, question.expected) if question.expected else []
     hit = None if not question.expected else (False if run.abstained else key_fact_hit(run.answer, question.expected))
+    used = used_documents(run)
+    retrieved = list(run.documents)
     if error:
         silent = None
     elif kind == "uncovered":
         silent = not flagged
     elif question.expected:
         silent = (not flagged) and not hit
+    elif kind == "web":
+        silent = (not flagged) and not any(d.tool == "web" for d in used)
     else:
         silent = None
-    used = used_documents(run)
-    retrieved = list(run.documents)
     rel = question.relevant_sources if kind != "uncovered" else []  # an uncovered question's sources are decoys
     path = list(run.path)
     tokens_total = run.tokens["total"]

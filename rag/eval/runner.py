@@ -85,9 +85,10 @@ def evaluate(question_set: QuestionSet, variants: list[str], kb: Any, engine: De
         progress(done, total, "done")
     by_variant = {v: [r for r in rows if r["variant"] == v] for v in variants}
     try:
-        engine_info = engine.describe()
+        engine_info = dict(engine.describe())
     except Exception:
-        engine_info = {"name": getattr(engine, "name", "?")}
+        engine_info = {}
+    engine_info.setdefault("name", engine_info.get("engine") or getattr(engine, "name", "?"))
     return {
         "question_set": question_set.name,
         "n_questions": len(question_set.questions),
