@@ -105,6 +105,33 @@ RELATIVE_HOP_PATTERN = re.compile(
 CHAIN_PATTERN = re.compile(r"\S+의\s+\S+의\s+")  # "A의 B의 C": a path through two relations
 HOW_CONNECTED = re.compile(r"\bhow (is|are) .+ (connected|related|linked) (to|with)\b")
 
+# Which relation a question asks about ("어느 도시" → located_in): graph facts whose predicate fills an asked
+# relation count its cue word as covered, so "Hanbit Research는 대전에 있다" answers "어느 도시" without the word "도시".
+RELATION_SLOTS: tuple[tuple[str, str], ...] = (
+    ("located_in", r"도시|어디|위치|본사|지역|소재|city|where|located|based|headquarter|哪里|位于|城市"),
+    ("leads", r"팀장|이끄|이끌|리더|책임자|대표|lead|head|manager|ceo|负责人|领导"),
+    ("belongs_to", r"소속|대학|출신|교수|구성원|member|belong|works? (?:at|for)|universit|affiliat|professor|属于|大学"),
+    ("developed_by", r"개발|만든|만들|제안|발표|공개|developed|built|created|made|proposed|invented|开发|提出"),
+    ("founded_by", r"설립|창업|창립|founded|founder|创立|创始"),
+    ("owns", r"담당|맡|운영|소유|owns?|responsible|maintain|runs?|operat|负责"),
+    ("uses", r"사용|쓰는|uses?|using|使用"),
+    ("part_of", r"일부|속한|part of|部分"),
+)
+
+
+def asked_relations(question: str) -> set[str]:
+    q = question.lower()
+    return {pred for pred, cue in RELATION_SLOTS if re.search(cue, q)}
+
+
+def _slot_term(term: str, predicate: str) -> bool:
+    """True when the question term is a cue for the fact's predicate ("도시" for located_in)."""
+    for pred, cue in RELATION_SLOTS:
+        if pred == predicate and re.search(cue, term):
+            return True
+    return False
+
+
 # ko / en / zh glossary of common RAG / ML / workplace terms: translation in direct mode, cross-lingual
 # key-term matching in grading, and query expansion in rewrite.
 GLOSSARY: tuple[tuple[str, str, str], ...] = (
@@ -477,6 +504,68 @@ def coverage_of(terms: Sequence[str], text: str | _Text, focus: set[str] | None 
     return Coverage(list(terms), credit, how, focus)
 
 
+def _fact_coverage(terms: Sequence[str], focus: set[str] | None, doc: Retrieved) -> Coverage:
+    """Coverage of a graph fact: its text, plus relation cue words its predicate answers ("도시" by located_in)."""
+    cov = coverage_of(terms, _doc_text_for_grading(doc), focus)
+    triple = (doc.metadata or {}).get("triple") or []
+    if len(triple) == 3:
+        for t in terms:
+            if cov.credit.get(t, 0.0) < 1.0 and _slot_term(t, triple[1]):
+                cov.credit[t], cov.how[t] = 1.0, f"via relation {triple[1]}"
+    return cov
+
+
+def graph_path(question: str, docs: Sequence[Retrieved],
+               supports: Sequence[float]) -> tuple[dict[str, float], float, list[int]]:
+    """Which asked relations are filled by facts connected to an entity of the question.
+
+    Start from the entities named in the question; follow supporting facts (grade correct / ambiguous) whose
+    relation is asked, or generic ``related_to`` facts; a reached fact with an asked relation fills it (credit 1);
+    a ``related_to`` fact on the path fills one still-missing relation at half credit.
+    Returns ({relation: credit}, mean credit over the asked relations, positions of the path's facts in order).
+    """
+    asked = asked_relations(question)
+    q = _norm(question)
+    facts: list[tuple[int, str, str, str]] = []
+    start: set[str] = set()
+    for pos, (doc, s) in enumerate(zip(docs, supports)):
+        triple = (doc.metadata or {}).get("triple") or []
+        if doc.tool != "graph" or len(triple) != 3 or s <= 0:
+            continue
+        facts.append((pos, _norm(triple[0]), triple[1], _norm(triple[2])))
+        start |= {_norm(e) for e in (doc.metadata or {}).get("question_entities") or []}
+        start |= {_norm(e) for e in (triple[0], triple[2]) if len(e) >= 2 and _contains_phrase(q, e)}
+    reached = set(start)
+    filled: dict[str, float] = {}
+    generic = 0
+    path: list[int] = []
+    # asked relations first; generic related_to facts may extend the path only if that leaves a gap
+    for allowed in (asked, asked | {"related_to"}):
+        if allowed is not asked and all(p in filled for p in asked):
+            break
+        for _ in range(4):  # a few rounds: a 2-hop chain needs two
+            grew = False
+            for pos, src, pred, tgt in facts:
+                if pos in path or pred not in allowed or not (src in reached or tgt in reached):
+                    continue
+                path.append(pos)
+                if pred in asked:
+                    filled[pred] = 1.0
+                else:
+                    generic += 1
+                if not {src, tgt} <= reached:
+                    reached |= {src, tgt}
+                    grew = True
+            if not grew:
+                break
+    for pred in sorted(asked):
+        if generic and pred not in filled:
+            filled[pred] = 0.5
+            generic -= 1
+    chain = sum(filled.get(p, 0.0) for p in asked) / len(asked) if asked else 1.0
+    return filled, chain, path
+
+
 def _quote(terms: Sequence[str], limit: int = 6) -> str:
     shown = ", ".join(f"'{t}'" for t in list(terms)[:limit])
     return shown + (f" (+{len(terms) - limit})" if len(terms) > limit else "")
@@ -737,10 +826,7 @@ class OfflineEngine:
         text = _doc_text_for_grading(doc)
         cov = coverage_of(terms, text, focus)
         if doc.tool == "graph":
-            hop = (doc.metadata or {}).get("hop")
-            hop = int(hop) if isinstance(hop, (int, float)) and hop >= 1 else 1
-            score = (1 - r.graph_hop_weight) * cov.score + r.graph_hop_weight / hop
-            basis = f"graph fact (hop {hop}), {cov.summary()}"
+            return self._grade_fact(question, doc, terms, focus, cov)
         else:
             sim, _origin = self.similarity(question, doc)
             lo, hi = self.similarity_range()
@@ -768,6 +854,49 @@ class OfflineEngine:
             label, why = "incorrect", f"score {score:.2f} < {r.ambiguous_score}"
         return Grade(label=label, score=round(score, 3), reason=f"{basis} → {label}: {why}")
 
+    def _grade_fact(self, question: str, doc: Retrieved, terms: list[str], focus: set[str], cov: Coverage) -> Grade:
+        """A graph fact: does it touch an entity of the question, and is its relation one the question asks?"""
+        r = self.rules
+        meta = doc.metadata or {}
+        hop = meta.get("hop")
+        hop = int(hop) if isinstance(hop, (int, float)) and hop >= 1 else 1
+        triple = meta.get("triple") or []
+        predicate = triple[1] if len(triple) == 3 else ""
+        asked = asked_relations(question)
+        cov = _fact_coverage(terms, focus, doc)
+        named = self._fact_touches_question(question, doc)
+        fills = predicate in asked
+        score = 0.35 * named + 0.35 * fills + 0.30 * cov.score
+        score = round(min(1.0, score / (1 + r.graph_hop_weight * (hop - 1))), 3)
+        basis = (f"graph fact (hop {hop}, {predicate or 'no predicate'}): "
+                 f"{'touches' if named else 'does not touch'} a question entity, relation "
+                 f"{'is' if fills else 'is not'} asked ({', '.join(sorted(asked)) or 'none detected'}), {cov.summary()}")
+        if fills and named and not cov.missing_numbers:
+            label, why = "correct", "asked relation of a question entity"
+            score = max(score, r.correct_score)
+        elif fills:
+            label, why = "ambiguous", "asked relation, but not of an entity named in the question (evaluate checks the path)"
+            score = min(max(score, r.ambiguous_score), r.correct_score - 0.05)
+        elif named and cov.content_hits > 0:
+            label, why = "ambiguous", "names a question entity, but its relation is not the one asked"
+            score = min(max(score, r.ambiguous_score), r.correct_score - 0.05)
+        elif cov.content_terms and cov.content_hits == 0:
+            label, why = "incorrect", "none of the asked-about words " + _quote(cov.content_terms, 4)
+            score = min(score, 0.2)
+        else:
+            label = "ambiguous" if score >= r.ambiguous_score else "incorrect"
+            why = f"score {score:.2f}"
+        return Grade(label=label, score=round(score, 3), reason=f"{basis} → {label}: {why}")
+
+    @staticmethod
+    def _fact_touches_question(question: str, doc: Retrieved) -> bool:
+        meta = doc.metadata or {}
+        triple = meta.get("triple") or []
+        ends = [triple[0], triple[2]] if len(triple) == 3 else []
+        q_entities = {_norm(e) for e in meta.get("question_entities") or []}
+        q = _norm(question)
+        return any(_norm(e) in q_entities or (len(e) >= 2 and _contains_phrase(q, e)) for e in ends)
+
     # ---- evaluate -----------------------------------------------------------------------------------
     def _support(self, label: str | None) -> float:
         return 1.0 if label == "correct" else self.rules.ambiguous_support if label == "ambiguous" else 0.0
@@ -786,7 +915,8 @@ class OfflineEngine:
         for i, s in enumerate(supports):
             if s <= 0:
                 continue
-            cov = coverage_of(terms, _doc_text_for_grading(docs[i]))
+            cov = (_fact_coverage(terms, focus, docs[i]) if docs[i].tool == "graph"
+                   else coverage_of(terms, _doc_text_for_grading(docs[i])))
             for t in terms:
                 credit[t] = max(credit[t], s * cov.credit.get(t, 0.0))
         weights = {t: Coverage(terms, {}, {}, focus).weight(t) for t in terms}
@@ -797,6 +927,16 @@ class OfflineEngine:
         reason = (f"{r.quality_best}×best {best:.2f} + {r.quality_coverage}×coverage {union:.2f} + "
                   f"{r.quality_share}×share {share:.2f} = {quality:.2f} "
                   f"({n_correct} correct, {n_amb} ambiguous of {len(docs)})")
+        asked = asked_relations(question)
+        if asked and any(d.tool == "graph" for d in docs):
+            # graph facts answer a chain: what counts is whether every asked relation is reached from the
+            # question's entities, not how good the single best fact is
+            filled, chain, _ = graph_path(question, docs, supports)
+            quality = round(chain * (0.5 + 0.5 * union), 3)
+            shown = ", ".join(f"{p} {'✓' if filled.get(p, 0) >= 1 else '½ (related_to)' if filled.get(p) else '✗'}"
+                              for p in sorted(asked))
+            reason = (f"graph path: coverage of asked relations {chain:.2f} ({shown}) × (0.5 + 0.5×key-term coverage "
+                      f"{union:.2f}) = {quality:.2f} ({n_correct} correct, {n_amb} ambiguous of {len(docs)})")
         if missing:
             reason += f"; not covered: {_quote(missing, 4)}"
         return Quality(min(1.0, quality), reason)
@@ -935,6 +1075,8 @@ class OfflineEngine:
             text = f"{f['abstain']} {f['abstain_hint']}"
             return Answer(text, [], True, f"no document graded correct or ambiguous ({len(docs)} graded) → abstain",
                           context=self._context([]), prompt=template)
+        if all(d.tool == "graph" for d in pool):
+            return self._generate_graph_answer(question, docs, grades, lang, template)
         terms, _ = question_terms(question)
         text, citations, picked = self._answer_with_citations(question, pool, terms, lang, uncertainty=None)
         picked_cov = coverage_of(terms, "\n".join(s for _, s, _ in picked))
@@ -949,6 +1091,56 @@ class OfflineEngine:
                   f"({len(correct)} correct, {len(ambiguous)} ambiguous in context); "
                   f"{picked_cov.summary()}")
         return Answer(text, citations, False, reason, context=self._context(pool), prompt=template)
+
+    def _generate_graph_answer(self, question: str, docs: list[Retrieved], grades: list[Grade] | None, lang: str,
+                               template: list[dict[str, str]]) -> Answer:
+        """Graph facts: the path from the question's entities through the asked relations, fact by fact."""
+        f = FRAMES[lang]
+        supports = [self._support(_label_of(grades, i)) for i in range(len(docs))]
+        filled, chain, path = graph_path(question, docs, supports)
+        asked = asked_relations(question)
+        def predicate(i: int) -> str:
+            t = (docs[i].metadata or {}).get("triple") or []
+            return t[1] if len(t) == 3 else ""
+        on_path: list[int] = []
+        for rel in asked:  # the fact nearest to the question's entities for each asked relation
+            first = next((i for i in path if predicate(i) == rel), None)
+            if first is not None:
+                on_path.append(first)
+        on_path.sort(key=path.index)
+        if any(0 < v < 1 for v in filled.values()):  # a related_to fact stood in for a missing relation
+            on_path += [i for i in path if predicate(i) == "related_to"][:1]
+        correct = [i for i in range(len(docs)) if _label_of(grades, i) == "correct" and i not in on_path]
+        chosen: list[int] = []
+        for i in on_path + correct:
+            key = tuple((docs[i].metadata or {}).get("triple") or [docs[i].id])
+            if all(tuple((docs[j].metadata or {}).get("triple") or [docs[j].id]) != key for j in chosen):
+                chosen.append(i)
+        chosen = chosen[: self.rules.max_evidence + 1]
+        if not chosen:
+            chosen = [max(range(len(docs)), key=lambda i: supports[i] * grades[i].score)]
+        triples = []
+        for i in chosen:
+            t = (docs[i].metadata or {}).get("triple") or []
+            triples.append(f"{t[0]} —{t[1]}→ {t[2]}" if len(t) == 3 else _clean_sentence(docs[i].text))
+        lines = [f"{f['conclusion']}: " + "; ".join(f"{t} [{n}]" for n, t in enumerate(triples, 1)), f"{f['evidence']}:"]
+        for n, i in enumerate(chosen, 1):
+            evidence = (docs[i].metadata or {}).get("evidence") or docs[i].text.split("\n")[0]
+            lines.append(f"- {_clean_sentence(evidence)} [{n}]")
+        lines.append(f"{f['sources']}: " + "; ".join(f"[{n}] {_cite_label(docs[i])}" for n, i in enumerate(chosen, 1)))
+        missing = [p for p in sorted(asked) if filled.get(p, 0) < 1]
+        uncertainty = (f["missing"].format(terms=_quote(missing)) if missing else
+                       self._say(lang, "질문이 묻는 관계가 모두 그래프 사실로 이어집니다. 사실은 문서 문장에서 규칙으로 뽑은 것입니다.",
+                                 "Every asked relation is reached by a graph fact; facts were extracted from document "
+                                 "sentences by rules.",
+                                 "问题所问的关系都由图谱事实连接；事实由规则从文档句子中抽取。"))
+        lines.append(f"{f['uncertainty']}: {uncertainty}")
+        citations = [Citation(id=docs[i].id, source=docs[i].source, text=docs[i].text, doc_id=docs[i].doc_id,
+                              chunk_index=docs[i].chunk_index) for i in chosen]
+        pool = [docs[i] for i in chosen]
+        return Answer("\n".join(lines), citations, False,
+                      f"graph path: {len(chosen)} fact(s), asked relations covered {chain:.2f}",
+                      context=self._context(pool), prompt=template)
 
     def _generate_naive(self, question: str, docs: list[Retrieved], lang: str) -> Answer:
         f = FRAMES[lang]
