@@ -26,11 +26,11 @@ from rag.types import Entity, Extraction, Relation
 MAX_ENTITY_CHARS = 60
 
 # ---- entity patterns ---------------------------------------------------------
-_CAP_WORD = r"[A-Z][A-Za-z0-9&'’]*(?:[-.][A-Za-z0-9]+)*"
+_CAP_WORD = r"[A-Z][A-Za-z0-9&]*(?:[-.][A-Za-z0-9]+)*"
 _CAP_SEQ_RE = re.compile(rf"\b{_CAP_WORD}(?:\s+(?:(?:of|for|de|du|la|von|van)\s+)?{_CAP_WORD})*")
 _MODEL_RE = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)+(?![\w-])")
 _ACRONYM_RE = re.compile(r"\b[A-Z][A-Z0-9&]{1,}[a-z]?\b")
-_QUOTED_RE = re.compile(r"[\"“]([^\"“”\n]{2,40})[\"”]|[「『《]([^」』》\n]{2,40})[」』》]|[‘']([^‘’'\n]{2,40})[’']")
+_QUOTED_RE = re.compile(r"[\"“]([^\"“”\n]{2,30})[\"”]|[「『《]([^」』》\n]{2,30})[」』》]|(?<![A-Za-z])‘([^‘’\n]{2,30})’")
 
 # capitalised words that start sentences but name nothing
 _SENTENCE_STARTERS = frozenset(
@@ -38,7 +38,12 @@ _SENTENCE_STARTERS = frozenset(
     although however today yesterday tomorrow our we you they he she there here each both many most some all
     every no not one two three first second then also moreover furthermore finally unlike like because if
     when where what which who how why yes is are was were be do does did can could will would should may
-    according based other another such""".split()
+    according based other another such his her their its my your""".split()
+)
+# acronyms that are roles or generic technology words, not things to link
+_ACRONYM_STOP = frozenset(
+    """AI CEO CTO CFO COO CPO VP HR IT GPU CPU API FAQ PDF URL ID OK UI UX QA PM ML NLP LLM MB GB TB KB
+    ms MS AM PM USA US UK EU""".split()
 )
 _ORG_SUFFIXES_EN = ("inc", "inc.", "corp", "corp.", "corporation", "company", "labs", "lab", "ltd", "llc",
                     "university", "institute", "foundation", "group", "bank", "ai", "research", "technologies")
@@ -61,39 +66,49 @@ class Pattern:
 PATTERNS: tuple[Pattern, ...] = (
     Pattern("developed_by",
             (r"\b(?:was|were|is|are|been)?\s*(?:developed|created|built|made|designed|released|trained|"
-             r"introduced|published|maintained)\s+by\b", r"\bis\s+a\s+\w+(?:\s+\w+)?\s+(?:developed|created|built|"
-             r"released)\s+by\b"),
-            (r"\b(?:developed|created|built|designed|released|introduced|published|maintains|maintained|"
+             r"introduced|published|proposed|invented)\s+by\b",
+             r"\bis\s+an?\s+\w+(?:\s+\w+)?\s+(?:developed|created|built|released)\s+by\b"),
+            (r"\b(?:developed|created|built|designed|released|introduced|published|proposed|invented|"
              r"develops|creates|builds)\b",),
-            ("개발", "제작", "개발사", "만든", "만들", "출시", "공개", "발표"), "made"),
+            ("개발", "제작", "개발사", "만든", "만들", "출시", "공개", "발표", "제안", "고안"), "made"),
     Pattern("founded_by",
             (r"\b(?:was|were)?\s*(?:founded|established|co-founded|started)\s+(?:in\s+\d{4}\s+)?by\b",),
-            (r"\b(?:founded|co-founded|established|founds)\b",),
+            (r"\b(?:founded|co-founded|established|founds)\b",
+             r"\bis\s+the\s+(?:co-)?founder(?:\s+and\s+\w+)?\s+of\b"),
             ("설립", "창업", "창립", "설립자", "창업자"), "made"),
     Pattern("acquired",
             (r"\b(?:acquired|bought|purchased|took\s+over)\b",),
             (r"\b(?:was|were)\s+(?:acquired|bought|purchased)\s+by\b",),
             ("인수", "매입"), "acquirer"),
+    Pattern("leads",
+            (r"\b(?:leads|heads|manages|directs|oversees)\b", r"\bis\s+the\s+(?:head|lead|leader|director)\s+of\b"),
+            (r"\b(?:is|are|was|were)\s+(?:led|headed|managed|directed)\s+by\b",),
+            ("팀장", "이끈", "이끌", "이끄", "책임자", "리더"), "leader"),
+    Pattern("owns",
+            (r"\b(?:owns|operates|runs|is\s+responsible\s+for|are\s+responsible\s+for|is\s+in\s+charge\s+of)\b",),
+            (r"\b(?:is|are|was|were)\s+(?:owned|operated|run)\s+by\b",),
+            ("담당", "맡", "운영"), "owner"),
     Pattern("located_in",
             (r"\b(?:is|are|was|were)?\s*(?:headquartered|located|based|situated|sits)\s+in\b",
              r"\bheadquarters\s+(?:is|are|was|were)\s+(?:located\s+)?in\b", r"\bhas\s+its\s+headquarters\s+in\b"),
             (),
-            ("위치", "본사", "소재", "자리", "본부"), "located"),
+            ("위치", "본사", "소재", "자리", "에 있", "에서 있"), "located"),
     Pattern("part_of",
             (r"\b(?:is|are|was|were)\s+(?:a\s+)?(?:part|component|module|subsidiary|division|unit)\s+of\b",
              r"\bpart\s+of\b"),
             (),
-            ("일부", "자회사", "계열사", "하위", "구성"), "part"),
+            ("일부", "자회사", "계열사", "하위"), "part"),
     Pattern("belongs_to",
             (r"\b(?:belongs?|belonged)\s+to\b", r"\b(?:is|was)\s+a\s+member\s+of\b", r"\bworks?\s+(?:at|for)\b",
-             r"\b(?:joined)\b"),
+             r"\b(?:is|was)\s+an?\s+(?:\w+\s+)?(?:professor|researcher|engineer|scientist|student|employee|"
+             r"member|fellow)\s+(?:at|of|in)\b"),
             (),
-            ("소속", "속한", "속하", "근무", "재직"), "member"),
+            ("소속", "속한", "속하", "근무", "재직", "교수"), "member"),
     Pattern("uses",
             (r"\b(?:uses|used|using|relies\s+on|is\s+built\s+on|is\s+based\s+on|builds\s+on|adopts|adopted|"
              r"employs|runs\s+on|powered\s+by)\b",),
             (),
-            ("사용", "활용", "이용", "기반", "채택", "탑재", "도입"), "user"),
+            ("사용", "활용", "이용", "기반", "채택", "탑재", "도입", "쓴다", "쓰인", "쓰는"), "user"),
 )
 
 _KO_PARTICLE_RE = re.compile(
@@ -150,17 +165,30 @@ def _entity_type(name: str) -> str:
     return "concept"
 
 
-def _latin_mentions(sentence: str) -> list[Mention]:
+def _is_plain_capitalised(word: str) -> bool:
+    """"Scores", "Everyone": capitalised only because a sentence starts with it (no digits, no inner capitals)."""
+    return re.fullmatch(r"[A-Z][a-z]+", word) is not None
+
+
+def _latin_mentions(sentence: str, known_names: frozenset[str] = frozenset()) -> list[Mention]:
     found: list[Mention] = []
+    body_start = len(sentence) - len(re.sub(r"^[\s#>*+•·\-|]*(?:\d+[.)]\s*)?", "", sentence))
+    english = not _has_hangul(sentence)
     for m in _CAP_SEQ_RE.finditer(sentence):
         text, start = m.group(0), m.start()
         words = text.split()
         # drop leading sentence starters ("The Apex model" -> "Apex")
-        while words and words[0].lower() in _SENTENCE_STARTERS:
+        while words and (words[0].lower() in _SENTENCE_STARTERS or words[0] in _ACRONYM_STOP
+                         or words[0] in ("of", "for", "de", "du", "la", "von", "van")):
             start += len(words[0]) + (len(text[len(words[0]):]) - len(text[len(words[0]):].lstrip()))
             text = text[len(words[0]):].lstrip()
             words = words[1:]
-        if not words:
+        if not words or text in _ACRONYM_STOP:
+            continue
+        # a lone capitalised word opening an English sentence is a name only if the text also
+        # capitalises it mid-sentence ("Atlas is ..." with "The Atlas service" elsewhere)
+        if english and start <= body_start and len(words) == 1 and _is_plain_capitalised(text) \
+                and text not in known_names:
             continue
         found.append(Mention(start, start + len(text), text, _entity_type(text)))
     for m in _MODEL_RE.finditer(sentence):
@@ -168,6 +196,8 @@ def _latin_mentions(sentence: str) -> list[Mention]:
         if re.search(r"\d", text) or re.search(r"[A-Z]", text):
             found.append(Mention(m.start(), m.start() + len(text), text, _entity_type(text)))
     for m in _ACRONYM_RE.finditer(sentence):
+        if m.group(0) in _ACRONYM_STOP:
+            continue
         found.append(Mention(m.start(), m.end(), m.group(0), _entity_type(m.group(0))))
     return found
 
@@ -193,6 +223,9 @@ def _korean_mentions(sentence: str) -> list[Mention]:
             run.pop()
         while run and run[-1].tag in ("SO",):
             run.pop()
+        # "뒤 평가기": a common noun before a space does not belong to the name
+        while len(run) > 1 and run[0].tag == "NNG" and run[1].start > run[0].start + run[0].len:
+            run.pop(0)
         start, end = run[0].start, run[-1].start + run[-1].len
         text = sentence[start:end].strip()
         if 2 <= len(text) <= MAX_ENTITY_CHARS and _has_hangul(text):
@@ -223,9 +256,14 @@ def _korean_mentions(sentence: str) -> list[Mention]:
 
 
 def _quoted_mentions(sentence: str) -> list[Mention]:
+    """Quoted names; quoted phrases that read like a sentence or a formula are skipped."""
     out = []
     for m in _QUOTED_RE.finditer(sentence):
         for g in (1, 2, 3):
+            term = (m.group(g) or "").strip()
+            if not term or len(term.split()) > 4 or re.search(r"[→=<>?!。.,:\[\]{}()]|[가다요까]$", term) \
+                    or term[0].isdigit() or not re.search(r"[A-Za-z\uac00-\ud7a3\u4e00-\u9fff]", term):
+                continue
             if m.group(g):
                 out.append(Mention(m.start(g), m.end(g), m.group(g).strip(), _entity_type(m.group(g))))
     return out
@@ -249,9 +287,23 @@ def _merge(mentions: list[Mention], sentence: str) -> list[Mention]:
     return kept
 
 
-def find_mentions(sentence: str) -> list[Mention]:
-    """Entity mentions in one sentence, in order, with the Korean particle that follows each."""
-    return _merge(_latin_mentions(sentence) + _korean_mentions(sentence) + _quoted_mentions(sentence), sentence)
+def mid_sentence_names(sentences: list[str]) -> frozenset[str]:
+    """Single capitalised words used on their own inside sentences (not at their start): evidence
+    that they are names ("The Atlas search service" makes "Atlas is ..." a name)."""
+    names: set[str] = set()
+    for sentence in sentences:
+        for m in _CAP_SEQ_RE.finditer(sentence):
+            before = sentence[: m.start()].rstrip(" \t#>*+•·-|")
+            if " " not in m.group(0) and before and before[-1] not in ".!?:":
+                names.add(m.group(0))
+    return frozenset(names)
+
+
+def find_mentions(sentence: str, known_names: frozenset[str] = frozenset()) -> list[Mention]:
+    """Entity mentions in one sentence, in order, with the Korean particle that follows each.
+    ``known_names``: capitalised words the surrounding text uses mid-sentence (see ``mid_sentence_names``)."""
+    return _merge(_latin_mentions(sentence, known_names) + _korean_mentions(sentence) + _quoted_mentions(sentence),
+                  sentence)
 
 
 # ---- relations -----------------------------------------------------------------
@@ -293,7 +345,9 @@ def _korean_relation(sentence: str, mentions: list[Mention]) -> tuple[Mention, s
             if objects:  # "B는 A를 개발했다"
                 thing = objects[0]
                 return thing, pattern.predicate, other(thing)
-            makers = agents + [m for m in places if m.particle in ("에서",)]
+            idx = sentence.find(trigger)
+            # "B에서 개발한": a place is the maker only right before the trigger
+            makers = agents + [m for m in places if m.particle == "에서" and 0 <= idx - m.end <= 4]
             makers += [m for m in subjects if m.particle in ("이", "가")]
             topics = [m for m in mentions if m.particle in ("은", "는", "도")]
             if makers and topics and makers[0] is not topics[0]:  # "A는 B가 개발했다", "B가 개발한 A는"
@@ -305,6 +359,28 @@ def _korean_relation(sentence: str, mentions: list[Mention]) -> tuple[Mention, s
             copula = [m for m in mentions if m.particle in _COPULA]
             if copula and copula[0] is not first:  # "A의 개발사는 B이다"
                 return first, pattern.predicate, copula[0]
+            idx = sentence.find(trigger)
+            if topics and idx > topics[0].end:  # "RRF는 Gordon Cormack 연구진이 제안했다"
+                between = [m for m in mentions if m.start >= topics[0].end and m.end <= idx and m.particle == ""]
+                if between:
+                    return topics[0], pattern.predicate, between[0]
+            return None
+        if role == "leader":  # (person, leads, group)
+            if objects:  # "A는 B를 이끈다"
+                return other(objects[0]), pattern.predicate, objects[0]
+            copula = [m for m in mentions if m.particle in _COPULA]
+            if possessors and copula:  # "B의 팀장은 A이다"
+                return copula[0], pattern.predicate, possessors[0]
+            if possessors and subjects and subjects[0] is not possessors[0]:  # "A는 B의 팀장이다"
+                return subjects[0], pattern.predicate, possessors[0]
+            return None
+        if role == "owner":  # (team, owns, product)
+            if objects:  # "A는 B를 담당한다"
+                return other(objects[0]), pattern.predicate, objects[0]
+            topics = [m for m in mentions if m.particle in ("은", "는")]
+            doers = [m for m in mentions if m.particle in ("이", "가", "에서")]
+            if topics and doers and topics[0] is not doers[0]:  # "B는 A가 담당한다"
+                return doers[0], pattern.predicate, topics[0]
             return None
         if role == "acquirer":  # (buyer, acquired, bought)
             if objects:
@@ -361,8 +437,10 @@ def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Ext
     entities: dict[str, Entity] = {}
     relations: list[Relation] = []
     seen: set[tuple[str, str, str]] = set()
-    for sentence in split_sentences(text):
-        mentions = find_mentions(sentence)
+    sentences = split_sentences(text)
+    known_names = mid_sentence_names(sentences)
+    for sentence in sentences:
+        mentions = find_mentions(sentence, known_names)
         distinct: list[Mention] = []
         for m in mentions:
             key = entity_key(m.name)
@@ -373,8 +451,19 @@ def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Ext
         if len(distinct) < 2:
             continue
         found = _relation_for(sentence, distinct)
-        triples = [(found[0].name, found[1], found[2].name)] if found else [
-            (distinct[0].name, "related_to", distinct[1].name)]
+        if found:
+            triples = [(found[0].name, found[1], found[2].name)]
+            for role_index in (0, 2):  # "A과 B는 C가 만든 모델이다": A shares B's role
+                partner = found[role_index]
+                for m in distinct:
+                    between = [x for x in distinct if m.end <= x.start and x.end <= partner.start and x.particle]
+                    if m.particle in ("와", "과") and m.end <= partner.start and m is not found[2 - role_index] \
+                            and not between and sentence[m.end + 1 : partner.start].strip().count(" ") <= 3:
+                        triple = [found[0].name, found[1], found[2].name]
+                        triple[role_index] = m.name
+                        triples.append((triple[0], triple[1], triple[2]))
+        else:
+            triples = [(distinct[0].name, "related_to", distinct[1].name)]
         for src, pred, tgt in triples:
             ident = (entity_key(src), pred, entity_key(tgt))
             if ident in seen:

@@ -436,7 +436,9 @@ def _expand(paths: Iterable[Path | str]) -> list[Path]:
     for p in paths:
         p = Path(p)
         if p.is_dir():
+            # a folder's README describes the folder; it is not one of its documents
             out.extend(sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUPPORTED_EXTENSIONS
+                              and not f.name.lower().startswith("readme.")
                               and not any(part.startswith(".") for part in f.relative_to(p).parts)))
         else:
             out.append(p)

@@ -72,7 +72,7 @@ QUESTION_WORDS_KO = frozenset("무엇 뭐 뭔가 언제 누구 누가 어디 왜
 
 STOP_WORDS_ZH = frozenset(
     """的 了 是 在 和 与 及 或 也 都 就 而 但 并 把 被 让 给 对 于 从 向 以 之 其 这 那 这个 那个 这些 那些
-    什么 哪 哪个 哪些 哪里 谁 何 何时 何地 为什么 怎么 怎样 如何 多少 几 吗 呢 吧 啊 请 问 告诉 我 你 他 她 它
+    什么 哪 哪个 哪些 哪里 谁 何时 何地 为什么 怎么 怎样 如何 多少 几 吗 呢 吧 啊 请问 告诉 我 你 他 她 它
     我们 你们 他们 一个 有 没有 是否""".split()
 )
 QUESTION_WORDS_ZH = frozenset("什么 哪 哪个 哪些 哪里 谁 何时 为什么 怎么 怎样 如何 多少 几 吗 呢".split())
@@ -199,14 +199,53 @@ def key_terms(text: str) -> list[str]:
     return [t for t in terms if not (t in seen or seen.add(t))]
 
 
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+_BLOCK_START_RE = re.compile(r"^\s*(?:[#>|]|[-*+•·]\s|\d+[.)]\s|[A-Za-z가-힣]{1,12}:\s*$)")
+_LINE_END_RE = re.compile(r"[.!?。！？:：]\s*$")
+
+
+def _blocks(text: str) -> list[str]:
+    """Paragraphs with hard-wrapped lines joined: a new block starts at a blank line, a heading,
+    a list item or a table row, after a line that ends a sentence, after a short title-like line,
+    and at an unindented line after a list item."""
+    blocks: list[str] = []
+    current, lines_in_current, in_list = "", 0, False
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        stripped = line.strip()
+        if not stripped:
+            if current:
+                blocks.append(current)
+            current, lines_in_current, in_list = "", 0, False
+            continue
+        starts_block = (
+            not current
+            or _BLOCK_START_RE.match(line) is not None
+            or _LINE_END_RE.search(current) is not None
+            or current.startswith(("#", "|"))
+            or (lines_in_current == 1 and not in_list and len(current) <= 30 and len(current.split()) <= 4
+                and not current.endswith((",", "，")))  # a title line such as "Rerankers"
+            or (in_list and not line[:1].isspace())
+        )
+        if starts_block:
+            if current:
+                blocks.append(current)
+            current, lines_in_current = stripped, 1
+            in_list = re.match(r"\s*(?:[-*+•·]\s|\d+[.)]\s)", line) is not None
+        else:
+            current, lines_in_current = f"{current} {stripped}", lines_in_current + 1
+    if current:
+        blocks.append(current)
+    return blocks
 
 
 def split_sentences(text: str) -> list[str]:
-    """Sentences: split after . ! ? followed by whitespace (Korean '다.' included), after 。！？
-    (no space needed) and at newlines. "v1.5" and "3.14" are not split."""
-    parts = _SENTENCE_END_RE.split(text.replace("\r\n", "\n"))
-    return [p.strip() for p in parts if p and p.strip()]
+    """Sentences: split after . ! ? followed by whitespace (Korean '다.' included) and after 。！？
+    (no space needed). Hard-wrapped lines are joined first; blank lines, headings and list items
+    always end a sentence. "v1.5" and "3.14" are not split."""
+    out: list[str] = []
+    for block in _blocks(text):
+        out.extend(p.strip() for p in _SENTENCE_END_RE.split(block) if p and p.strip())
+    return out
 
 
 def normalize_query(query: str) -> str:

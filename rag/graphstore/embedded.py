@@ -143,7 +143,8 @@ class EmbeddedGraphStore:
                 if len(key) < 2:
                     continue
                 if _LATIN_RE.search(key[:1]) or _LATIN_RE.search(key[-1:]):
-                    found = re.search(r"(?<![a-z0-9])" + re.escape(key) + r"(?![a-z0-9])", needle) is not None
+                    # "nuri" must not match inside "nuri-lm": hyphens and underscores join words here
+                    found = re.search(r"(?<![a-z0-9_-])" + re.escape(key) + r"(?![a-z0-9_]|-[a-z0-9])", needle) is not None
                 else:
                     found = key in needle
                 if found:

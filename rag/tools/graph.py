@@ -1,10 +1,21 @@
 """Graph retrieval: seed entities, k-hop expansion, facts with their evidence sentences.
 
-Seeds are the known entities named in the question plus those named in the top vector hits
-(so "the company that built Nova-7" still reaches the company through its chunk). Relations
-within ``settings.graph_hops`` hops come back as documents: the evidence sentence and the
-triple. Score = (0.5 + 0.2 if the fact touches an entity named in the question + 0.3 * share of
-the question's key terms found in the fact) / hop, so a 1-hop fact always outranks a 2-hop one.
+Seeds are the known entities named in the question, plus (weighted down) those named in the top
+vector hit, so "the team that built Orbit" still reaches the team through its chunk. Relations
+within ``settings.graph_hops`` hops come back as documents: the evidence sentence and the triple.
+
+Scoring, transparent and recorded in each result's metadata:
+- a 1-hop fact: 0.5, + 0.2 when it touches an entity named in the question, + 0.2 when its predicate
+  is what the question asks about (``PREDICATE_CUES``: "어디"/"where" -> located_in, "팀장"/"leads"
+  -> leads, ...), + 0.1 * share of the question's key terms found in the fact; ``related_to`` x 0.7;
+- a fact at hop n > 1: half the best score of the hop n-1 facts it connects to, times
+  (0.6 + 0.2 cue + 0.2 key terms) — always below its parent, so the score decreases with the hop;
+  here the cue counts only for a predicate the parent fact did not already answer;
+- one result per triple (the best-scored evidence sentence);
+- facts reached only from vector-hit seeds: x 0.3 when the question names entities itself, so
+  they only fill slots the question's own facts leave free.
+Half of ``top_k`` (rounded down) is kept for facts beyond hop 1 when there are any, so a 2-hop
+chain is not crowded out by many 1-hop facts.
 """
 from __future__ import annotations
 
@@ -18,10 +29,33 @@ from rag.types import RagError, Relation, Retrieved, ToolUnavailable
 SEEDS_FROM_QUESTION = 8
 VECTOR_HITS_FOR_SEEDS = 1
 SEEDS_PER_HIT = 3
+HIT_SEED_WEIGHT = 0.3
+RELATED_TO_WEIGHT = 0.7
+
+# words in a question that say which kind of fact it asks for
+PREDICATE_CUES: dict[str, tuple[str, ...]] = {
+    "located_in": ("어디", "어느 도시", "도시", "위치", "본사", "에 있", "where", "located", "headquarter", "city",
+                   "based in"),
+    "developed_by": ("개발", "만든", "만들", "제작", "제안", "고안", "developed", "created", "built", "made",
+                     "proposed", "invented", "designed"),
+    "founded_by": ("설립", "창업", "창립", "founded", "founder", "established"),
+    "leads": ("팀장", "이끄", "이끈", "리더", "책임자", "대표", "lead", "leads", "head", "manager", "manages"),
+    "owns": ("담당", "맡", "운영", "owns", "owner", "responsible", "in charge", "operates"),
+    "belongs_to": ("소속", "어느 팀", "어느 대학", "대학", "근무", "belong", "member", "which team", "works at",
+                   "university", "professor"),
+    "part_of": ("일부", "자회사", "part of", "subsidiary"),
+    "uses": ("사용", "활용", "이용", "쓰는", "쓴다", "uses", "use", "using", "based on"),
+    "acquired": ("인수", "acquired", "bought", "acquisition"),
+}
 
 
 def fact_text(rel: Relation) -> str:
     return f"{rel.evidence}\n({rel.source} —{rel.predicate}→ {rel.target})"
+
+
+def asked_predicates(question: str) -> set[str]:
+    q = question.casefold()
+    return {pred for pred, cues in PREDICATE_CUES.items() if any(cue in q for cue in cues)}
 
 
 class GraphTool:
@@ -41,7 +75,7 @@ class GraphTool:
         return True, f"{counts.get('entities', 0)} entities, {counts.get('relations', 0)} relations"
 
     def seeds(self, query: str) -> tuple[list[str], list[str]]:
-        """(entities named in the question, entities named in the top vector hits)."""
+        """(entities named in the question, entities named in the top vector hit)."""
         graph = self.kb.graph
         from_question = graph.search_entities(query, limit=SEEDS_FROM_QUESTION)
         from_hits: list[str] = []
@@ -55,14 +89,46 @@ class GraphTool:
                     from_hits.append(name)
         return from_question, from_hits
 
+    def _score(self, found: list[tuple[Relation, int]], terms: set[str], named: set[str], asked: set[str],
+               weight: float) -> dict[tuple[str, str, str], tuple[float, int, Relation, float]]:
+        """(source key, predicate, target key) -> (score, hop, relation, key-term coverage); one entry per
+        triple (the best-scored evidence sentence)."""
+        scored: dict[tuple[str, str, str], tuple[float, int, Relation, float]] = {}
+        # hop -> entity key -> (best score of a fact touching it, that fact's predicate)
+        best_at_entity: dict[int, dict[str, tuple[float, str]]] = {}
+        for rel, hop in sorted(found, key=lambda item: item[1]):
+            keys = (entity_key(rel.source), entity_key(rel.target))
+            fact_tokens = set(tokenize(f"{rel.evidence} {rel.source} {rel.target}"))
+            coverage = len(terms & fact_tokens) / len(terms) if terms else 0.0
+            if hop == 1:
+                cue = 1.0 if rel.predicate in asked else 0.0
+                score = 0.5 + (0.2 if named & set(keys) else 0.0) + 0.2 * cue + 0.1 * coverage
+            else:
+                parents = [best_at_entity.get(hop - 1, {}).get(k, (0.0, "")) for k in keys]
+                parent_score, parent_predicate = max(parents)
+                # the cue counts for the part of the question the previous hop did not answer
+                cue = 1.0 if rel.predicate in asked - {parent_predicate} else 0.0
+                score = 0.5 * parent_score * (0.6 + 0.2 * cue + 0.2 * coverage)
+            if rel.predicate == "related_to":
+                score *= RELATED_TO_WEIGHT
+            triple = (keys[0], rel.predicate, keys[1])
+            if triple not in scored or scored[triple][0] < score * weight:
+                scored[triple] = (score * weight, hop, rel, coverage)
+            level = best_at_entity.setdefault(hop, {})
+            for k in keys:
+                level[k] = max(level.get(k, (0.0, "")), (score, rel.predicate))
+        return scored
+
     def run(self, query: str, top_k: int) -> list[Retrieved]:
+        hops = self.settings.graph_hops
+        limit = max(50, top_k * 10)
         try:
             graph = self.kb.graph
             from_question, from_hits = self.seeds(query)
-            seeds = from_question + from_hits
-            if not seeds:
+            if not from_question and not from_hits:
                 return []
-            found = graph.expand(seeds, hops=self.settings.graph_hops, limit=max(50, top_k * 10))
+            found_q = graph.expand(from_question, hops=hops, limit=limit) if from_question else []
+            found_h = graph.expand(from_hits, hops=hops, limit=limit) if from_hits else []
         except RagError as exc:
             raise ToolUnavailable(str(exc)) from exc
         except Exception as exc:
@@ -70,21 +136,29 @@ class GraphTool:
 
         terms = set(key_terms(query))
         named = {entity_key(e) for e in from_question}
-        out: dict[str, Retrieved] = {}
-        for rel, hop in found:
+        asked = asked_predicates(query)
+        scored = self._score(found_q, terms, named, asked, 1.0)
+        # facts reached only through vector-hit seeds rank after every fact reached from the question
+        for triple, entry in self._score(found_h, terms, named, asked,
+                                         HIT_SEED_WEIGHT if from_question else 1.0).items():
+            scored.setdefault(triple, entry)
+
+        ranked = sorted(scored.values(), key=lambda e: (-e[0], e[1], relation_id(e[2])))
+        reserved = top_k // 2
+        deeper = [e for e in ranked if e[1] > 1][:reserved]
+        chosen = deeper + [e for e in ranked if e not in deeper][: top_k - len(deeper)]
+        chosen.sort(key=lambda e: (-e[0], e[1], relation_id(e[2])))
+
+        out: list[Retrieved] = []
+        for score, hop, rel, coverage in chosen:
             rid = relation_id(rel)
-            fact_tokens = set(tokenize(f"{rel.evidence} {rel.source} {rel.target}"))
-            coverage = len(terms & fact_tokens) / len(terms) if terms else 0.0
-            touches = entity_key(rel.source) in named or entity_key(rel.target) in named
-            score = (0.5 + (0.2 if touches else 0.0) + 0.3 * coverage) / hop
-            if rid in out and out[rid].score >= score:
-                continue
             chunk_index = rel.chunk_id.rsplit(":", 1)[-1]
-            out[rid] = Retrieved(
+            out.append(Retrieved(
                 id=rid, text=fact_text(rel), source=rel.source_file or "graph", score=round(score, 6), tool="graph",
                 doc_id=rel.doc_id, chunk_index=int(chunk_index) if chunk_index.isdigit() else None,
                 metadata={"triple": [rel.source, rel.predicate, rel.target], "hop": hop, "chunk_id": rel.chunk_id,
-                          "evidence": rel.evidence, "seed_entities": seeds, "question_entities": from_question,
-                          "term_coverage": round(coverage, 4)},
-            )
-        return sorted(out.values(), key=lambda r: (-r.score, r.metadata["hop"], r.id))[:top_k]
+                          "evidence": rel.evidence, "seed_entities": from_question + from_hits,
+                          "question_entities": from_question, "hit_entities": from_hits,
+                          "asked_predicates": sorted(asked), "term_coverage": round(coverage, 4)},
+            ))
+        return out

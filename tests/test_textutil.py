@@ -1,0 +1,74 @@
+"""Tokens, key terms, sentences and query normalisation for Korean, English and Chinese."""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rag.textutil import key_terms, normalize_query, split_sentences, strip_korean, tokenize
+
+
+def test_korean_particles_and_endings_are_stripped():
+    tokens = tokenize("카카오는 판교에 본사를 두고 있다.")
+    assert {"카카오", "판교", "본사"} <= set(tokens)
+    assert not {"카카오는", "판교에", "본사를"} & set(tokens)
+    assert strip_korean("개발했다") == "개발"
+    assert strip_korean("설립되었나요") == "설립"
+    assert strip_korean("회사에서는") == "회사"
+    assert strip_korean("아이") == "아이"  # one syllable left would be too little: "이" is kept
+
+
+def test_korean_compounds_meet_their_parts_through_bigrams():
+    assert "분석" in tokenize("형태소분석기를 사용한다")
+    assert "분석" in tokenize("분석 결과")
+
+
+def test_latin_words_numbers_and_model_names():
+    tokens = tokenize("The bge-large-zh-v1.5 model costs 9,620 won.")
+    assert "bge-large-zh-v1.5" in tokens
+    assert {"bge", "large", "zh", "v1.5"} <= set(tokens)
+    assert "9620" in tokens
+    assert "the" not in tokens
+    assert tokenize("Helix LABS") == ["helix", "labs"]
+
+
+def test_chinese_becomes_bigrams_without_stop_characters():
+    tokens = tokenize("阿里巴巴的总部在哪里？")
+    assert {"阿里", "巴巴", "总部"} <= set(tokens)
+    assert "巴的" not in tokens and "哪里" not in tokens
+
+
+def test_key_terms_drop_question_and_stop_words():
+    assert key_terms("2023년 최저임금은 무엇인가요?") == ["2023", "최저임금"]
+    assert key_terms("What is the minimum wage in 2023?") == ["minimum", "wage", "2023"]
+    assert key_terms("Nuri-LM을 개발한 조직은 어디에 있나요?")[:2] == ["nuri-lm", "개발"]
+    assert "什么" not in "".join(key_terms("通义千问是什么？"))
+    assert {"通义", "千问"} <= set(key_terms("通义千问是什么？"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("abcXYZ019-., 는을이가의에서다요。？的是总部카카오판교")), max_size=60))
+def test_key_terms_are_tokens_of_the_same_text(text):
+    # a question's key term can be looked up in the token set of a document that contains it
+    assert set(key_terms(text)) <= set(tokenize(text))
+
+
+def test_split_sentences_korean_chinese_and_wrapped_lines():
+    text = ("# 제목\nRRF는 여러 검색기의 순위를 합친다. RRF는 Gordon Cormack 연구진이 2009년에\n제안했다.\n"
+            "- 첫째 항목\n- 둘째 항목\n  이어지는 줄\nv1.5 is out! 它很好。我们用它？好")
+    assert split_sentences(text) == [
+        "# 제목",
+        "RRF는 여러 검색기의 순위를 합친다.",
+        "RRF는 Gordon Cormack 연구진이 2009년에 제안했다.",
+        "- 첫째 항목",
+        "- 둘째 항목 이어지는 줄",
+        "v1.5 is out!",
+        "它很好。",
+        "我们用它？",
+        "好",
+    ]
+
+
+def test_normalize_query_ignores_case_punctuation_and_particles():
+    assert normalize_query("카카오는 어디에 있나요?") == normalize_query("카카오  어디 있나요")
+    assert normalize_query("Where is Helix Labs?") == normalize_query("where is helix labs")
+    assert normalize_query("Where is Helix Labs?") != normalize_query("Where is Orion-3?")
