@@ -1,0 +1,451 @@
+"""Engine benchmark (not a test): ingest throughput vs the raw embedder, and agentic vs naive wall time.
+
+    python bench/bench_engine.py                       # sample_docs + a ~300-chunk synthetic corpus, offline engine
+    python bench/bench_engine.py --synthetic-chunks 600 --repeat 3
+
+What it measures, in one process and one run (machines are noisy: read the ratios, not the absolute figures):
+
+(a) ingest throughput — ``KnowledgeBase.ingest_paths`` on the sample documents and on a synthetic corpus made by
+    re-arranging them, in chunks/s, against ``get_embedder(settings).embed_documents`` on the very same chunk texts
+    (read back with ``kb.chunks``). The ratio says how much of ingest is the embedder and how much is everything else
+    (parsing, splitting, Chroma writes, entity extraction, graph writes); the per-stage times come from the progress
+    callback.
+(b) agentic vs naive — every question of ``sample_docs/questions.jsonl`` through ``run_question`` with both variants
+    on the same index and the same decision engine (offline by default): wall time mean / p50 / p95, their ratio, and
+    the model calls recorded in the traces (the offline engine makes none; ``--engine llm`` prices real calls).
+
+Everything runs in a temporary data directory on the embedded backends (Chroma PersistentClient, networkx graph);
+the web tool is left unconfigured so nothing leaves the machine. Results go to ``bench/results/`` (git-ignored) as
+JSON and Markdown, and the Markdown table is printed.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:  # run as a script from anywhere
+    sys.path.insert(0, str(REPO))
+
+from rag.config import Settings  # noqa: E402
+from rag.embeddings import get_embedder  # noqa: E402
+from rag.engines import get_engine  # noqa: E402
+from rag.kb import KnowledgeBase  # noqa: E402
+from rag.loaders import load_document, split_text  # noqa: E402
+from rag.variants import run_question  # noqa: E402
+
+LOADABLE = (".txt", ".md", ".pdf", ".docx", ".html", ".htm")
+SKIP_NAMES = {"readme.md"}  # the corpus README describes the set; it is not part of the corpus
+
+
+# ---- small helpers -----------------------------------------------------------------------------------------------
+
+def percentile(values: list[float], q: float) -> float | None:
+    """Linear-interpolated percentile (q in 0..100) of a non-empty list, else None."""
+    if not values:
+        return None
+    xs = sorted(values)
+    if len(xs) == 1:
+        return xs[0]
+    pos = (len(xs) - 1) * q / 100.0
+    lo = int(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def ratio(a: float | None, b: float | None) -> float | None:
+    return (a / b) if (a is not None and b) else None
+
+
+def fmt(value: Any, digits: int = 1) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:,.{digits}f}"
+    return str(value)
+
+
+def corpus_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir()
+                  if p.is_file() and p.suffix.lower() in LOADABLE and p.name.lower() not in SKIP_NAMES)
+
+
+def git_commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True,
+                              timeout=10).stdout.strip() or "unknown"
+    except Exception:
+        return "unknown"
+
+
+def machine() -> dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    return {"cpu": cpu, "cpu_count": os.cpu_count(), "usable_cpus": affinity, "python": platform.python_version(),
+            "platform": platform.platform()}
+
+
+def bench_settings(data_dir: Path, engine: str) -> Settings:
+    """Settings for one isolated benchmark KB: embedded backends, no web, the chosen decision engine."""
+    return Settings.from_env(data_dir_override=data_dir, engine=engine, chroma_host=None, neo4j_uri=None,
+                             tavily_api_key=None)
+
+
+class StageClock:
+    """Progress callback that attributes wall time to ingest stages (time between one report and the next)."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._last: tuple[str, float] | None = None
+
+    def __call__(self, file_name: str, stage: str, fraction: float) -> None:
+        now = time.perf_counter()
+        if self._last is not None:
+            prev_stage, t0 = self._last
+            self.seconds[prev_stage] = self.seconds.get(prev_stage, 0.0) + (now - t0)
+        self._last = (stage, now)
+
+    def close(self) -> None:
+        self.__call__("", "(after last report)", 1.0)
+        self.seconds.pop("(after last report)", None)
+
+
+# ---- synthetic corpus ----------------------------------------------------------------------------------------------
+
+def make_synthetic_corpus(sources: list[Path], out_dir: Path, target_chunks: int, chunk_size: int,
+                          overlap: int, seed: int = 7) -> tuple[list[Path], int]:
+    """Write ``.txt`` variants of the sample documents (paragraphs shuffled, numbers and names changed, a header
+    naming the copy) until they split into at least ``target_chunks`` chunks. Every file is distinct, so ingest
+    cannot skip any as unchanged. Returns the files and their expected chunk count."""
+    rng = random.Random(seed)
+    texts = [(p.stem, load_document(p.name, p.read_bytes())) for p in sources]
+    out_dir.mkdir(parents=True, exist_ok=True)
+    regions = ["판교", "대전", "부산", "광주", "Incheon", "Suwon", "Jeju", "Ulsan"]
+    files: list[Path] = []
+    total = 0
+    copy = 0
+    while total < target_chunks:
+        copy += 1
+        for stem, text in texts:
+            paras = [p for p in re.split(r"\n\s*\n", text) if p.strip()]
+            rng.shuffle(paras)
+            shift = rng.randint(1, 9)
+            body = "\n\n".join(paras)
+            body = re.sub(r"\d+", lambda m: str(int(m.group()) + shift), body)
+            body = body.replace("Hanbit", f"Hanbit{copy}").replace("한빛", f"한빛{copy}")
+            header = f"# {stem} — 사본 {copy} / copy {copy} ({rng.choice(regions)})\n\n"
+            text_out = header + body
+            path = out_dir / f"{stem}__copy{copy:03d}.txt"
+            path.write_text(text_out, encoding="utf-8")
+            files.append(path)
+            total += len(split_text(text_out, chunk_size, overlap))
+            if total >= target_chunks:
+                break
+    return files, total
+
+
+# ---- (a) ingest throughput -----------------------------------------------------------------------------------------
+
+def bench_ingest(label: str, files: list[Path], data_dir: Path, engine_name: str,
+                 embed_rounds: int) -> tuple[dict[str, Any], KnowledgeBase, Settings]:
+    settings = bench_settings(data_dir, engine_name)
+    embedder = get_embedder(settings)
+    embedder.embed_documents(["passage warm-up"])  # model load is not throughput
+
+    kb = KnowledgeBase(settings)
+    # warm the stores (Chroma client, collection, graph file) with a throw-away document
+    warm = kb.ingest_bytes("bench_warmup.txt", "워밍업 문서입니다. Warm-up document for the benchmark.".encode())
+    if warm.status != "error" and warm.doc_id:
+        kb.delete(warm.doc_id)
+
+    clock = StageClock()
+    t0 = time.perf_counter()
+    results = kb.ingest_paths(files, progress=clock)
+    ingest_s = time.perf_counter() - t0
+    clock.close()
+
+    errors = [f"{r.source}: {r.error}" for r in results if r.status == "error"]
+    statuses: dict[str, int] = {}
+    for r in results:
+        statuses[r.status] = statuses.get(r.status, 0) + 1
+    texts: list[str] = []
+    for r in results:
+        if r.status != "error" and r.doc_id:
+            texts.extend(c.text for c in kb.chunks(r.doc_id))
+    n_chunks = len(texts)
+
+    # the raw embedder on the very same chunk texts; best of N rounds (noise only ever adds time)
+    embed_times = []
+    for _ in range(max(1, embed_rounds)):
+        t0 = time.perf_counter()
+        vectors = embedder.embed_documents(texts)
+        embed_times.append(time.perf_counter() - t0)
+        assert len(vectors) == n_chunks
+    embed_s = min(embed_times)
+
+    counts = kb.counts()
+    row = {
+        "corpus": label,
+        "files": len(files),
+        "statuses": statuses,
+        "errors": errors,
+        "chunks": n_chunks,
+        "chars": sum(len(t) for t in texts),
+        "entities": counts.get("entities"),
+        "relations": counts.get("relations"),
+        "ingest_s": ingest_s,
+        "embed_s": embed_s,
+        "embed_rounds_s": embed_times,
+        "ingest_chunks_per_s": n_chunks / ingest_s if ingest_s else None,
+        "embed_chunks_per_s": n_chunks / embed_s if embed_s else None,
+        # > 1: ingest takes that many times longer than embedding the same chunks
+        "ingest_over_embed_time": ratio(ingest_s, embed_s),
+        "embed_share_of_ingest": ratio(embed_s, ingest_s),
+        "stage_s": {k: round(v, 4) for k, v in sorted(clock.seconds.items(), key=lambda kv: -kv[1])},
+        "embedder": getattr(embedder, "name", type(embedder).__name__),
+        "chunk_size": settings.chunk_size,
+        "chunk_overlap": settings.chunk_overlap,
+    }
+    return row, kb, settings
+
+
+# ---- (b) agentic vs naive -------------------------------------------------------------------------------------------
+
+def load_question_rows(path: Path) -> list[dict[str, Any]]:
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            rows.append(json.loads(line))
+    return rows
+
+
+def key_fact_hit(answer: str, expected: list[list[str]]) -> bool | None:
+    try:
+        from rag.eval.metrics import key_fact_hit as hit
+    except ImportError:  # pragma: no cover - the eval package is part of the repo
+        low = (answer or "").casefold()
+        return all(any(s.casefold() in low for s in g) for g in expected) if expected else None
+    return hit(answer, expected)
+
+
+def bench_variants(questions: list[dict[str, Any]], kb: KnowledgeBase, settings: Settings, engine_name: str,
+                   repeat: int, variants: tuple[str, ...] = ("naive", "agentic"),
+                   log: Callable[[str], None] = print) -> dict[str, Any]:
+    engine = get_engine(settings, engine_name)
+    # warm-up (first graph compile, first query embedding, BM25 index build): not counted
+    for v in variants:
+        run_question(questions[0]["question"], kb=kb, engine=engine, settings=settings, variant=v)
+
+    rows: list[dict[str, Any]] = []
+    for r in range(repeat):
+        for i, q in enumerate(questions):
+            # alternate the order so neither variant always runs on a cache warmed by the other
+            order = variants if (i + r) % 2 == 0 else tuple(reversed(variants))
+            for v in order:
+                t0 = time.perf_counter()
+                run = run_question(q["question"], kb=kb, engine=engine, settings=settings, variant=v)
+                wall_ms = (time.perf_counter() - t0) * 1000.0
+                rows.append({
+                    "id": q.get("id"), "repeat": r, "variant": v, "kind": q.get("kind"),
+                    "expected_route": q.get("expected_route"), "route": run.route,
+                    "wall_ms": wall_ms, "run_wall_ms": run.wall_ms, "llm_calls": run.llm_calls,
+                    "tokens": run.tokens.get("total", 0), "attempts": len(run.attempts), "steps": len(run.steps),
+                    "path": list(run.path), "abstained": bool(run.abstained), "partial": bool(run.partial),
+                    "stop_reason": run.stop_reason, "error": run.error,
+                    "hit": key_fact_hit(run.answer, q.get("expected") or []) if q.get("kind") in ("covered", "direct") else None,
+                    "answer": run.answer[:300],
+                })
+        log(f"  repeat {r + 1}/{repeat}: {len(questions)} questions x {len(variants)} variants")
+
+    summary: dict[str, Any] = {}
+    for v in variants:
+        vr = [x for x in rows if x["variant"] == v]
+        walls = [x["wall_ms"] for x in vr]
+        covered = [x for x in vr if x["kind"] == "covered"]
+        uncovered = [x for x in vr if x["kind"] in ("uncovered", "web")]
+        routed = [x for x in vr if x["expected_route"]]
+        summary[v] = {
+            "runs": len(vr),
+            "wall_ms_mean": statistics.fmean(walls) if walls else None,
+            "wall_ms_p50": percentile(walls, 50),
+            "wall_ms_p95": percentile(walls, 95),
+            "covered_wall_ms_mean": statistics.fmean([x["wall_ms"] for x in covered]) if covered else None,
+            "llm_calls_total": sum(x["llm_calls"] for x in vr),
+            "llm_calls_mean": statistics.fmean([x["llm_calls"] for x in vr]) if vr else None,
+            "tokens_total": sum(x["tokens"] for x in vr),
+            "steps_mean": statistics.fmean([x["steps"] for x in vr]) if vr else None,
+            "attempts_mean": statistics.fmean([x["attempts"] for x in vr]) if vr else None,
+            "route_match": (sum(1 for x in routed if x["route"] == x["expected_route"]) / len(routed)
+                            if routed and v != "naive" else None),
+            "key_fact_hit_rate_covered": (sum(1 for x in covered if x["hit"]) / len(covered)) if covered else None,
+            # flagged = told the user the evidence was missing or incomplete (abstained or partial answer)
+            "flagged_on_uncovered_or_web": (sum(1 for x in uncovered if x["abstained"] or x["partial"])
+                                            / len(uncovered) if uncovered else None),
+            "errors": sum(1 for x in vr if x["error"]),
+        }
+    a, n = summary.get("agentic", {}), summary.get("naive", {})
+    summary["agentic_over_naive"] = {
+        "wall_ms_mean": ratio(a.get("wall_ms_mean"), n.get("wall_ms_mean")),
+        "wall_ms_p95": ratio(a.get("wall_ms_p95"), n.get("wall_ms_p95")),
+        "covered_wall_ms_mean": ratio(a.get("covered_wall_ms_mean"), n.get("covered_wall_ms_mean")),
+    }
+    return {"rows": rows, "summary": summary}
+
+
+# ---- report --------------------------------------------------------------------------------------------------------
+
+def markdown(result: dict[str, Any]) -> str:
+    meta = result["meta"]
+    out = [f"## Engine benchmark — {meta['date']}", "",
+           f"Machine: {meta['machine']['cpu']}, {meta['machine']['usable_cpus']} usable CPUs "
+           f"(`os.cpu_count()` = {meta['machine']['cpu_count']}), Python {meta['machine']['python']}. "
+           f"Commit `{meta['commit']}`. Engine `{meta['engine']}`, embedder `{meta['embedder']}`. "
+           f"Command: `{meta['command']}`", "",
+           "### (a) Ingest throughput vs the raw embedder (same chunks)", "",
+           "| corpus | files | chunks | entities | relations | ingest s | ingest chunks/s | raw embed s "
+           "| raw embed chunks/s | ingest ÷ embed time |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for row in result["ingest"]:
+        out.append(f"| {row['corpus']} | {row['files']} | {row['chunks']} | {fmt(row['entities'])} | "
+                   f"{fmt(row['relations'])} | {fmt(row['ingest_s'], 2)} | {fmt(row['ingest_chunks_per_s'])} | "
+                   f"{fmt(row['embed_s'], 2)} | {fmt(row['embed_chunks_per_s'])} | "
+                   f"{fmt(row['ingest_over_embed_time'], 2)}× |")
+    out += ["", "Where ingest time went (seconds, from the progress callback):", ""]
+    for row in result["ingest"]:
+        stages = ", ".join(f"{k} {v:.2f}" for k, v in row["stage_s"].items()) or "–"
+        out.append(f"- {row['corpus']}: {stages}")
+    var = result.get("variants")
+    if var:
+        s = var["summary"]
+        out += ["", f"### (b) Agentic vs naive, {meta['engine']} engine, {meta['n_questions']} sample questions "
+                f"× {meta['repeat']}", "",
+                "| variant | runs | wall ms mean | p50 | p95 | model calls (total / mean) | steps mean "
+                "| route = expected | key fact hit (covered) | flagged (uncovered+web) |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for v in ("naive", "agentic"):
+            if v not in s:
+                continue
+            x = s[v]
+            route = "–" if x["route_match"] is None else f"{x['route_match']:.0%}"
+            hit = "–" if x["key_fact_hit_rate_covered"] is None else f"{x['key_fact_hit_rate_covered']:.0%}"
+            abst = "–" if x["flagged_on_uncovered_or_web"] is None else f"{x['flagged_on_uncovered_or_web']:.0%}"
+            out.append(f"| {v} | {x['runs']} | {fmt(x['wall_ms_mean'])} | {fmt(x['wall_ms_p50'])} | "
+                       f"{fmt(x['wall_ms_p95'])} | {x['llm_calls_total']} / {fmt(x['llm_calls_mean'], 2)} | "
+                       f"{fmt(x['steps_mean'], 1)} | {route} | {hit} | {abst} |")
+        r = s["agentic_over_naive"]
+        out += ["", f"Agentic ÷ naive wall time: mean {fmt(r['wall_ms_mean'], 2)}×, p95 {fmt(r['wall_ms_p95'], 2)}×, "
+                f"covered questions only {fmt(r['covered_wall_ms_mean'], 2)}×."]
+        out += ["", "<details><summary>Per question (first pass)</summary>", "",
+                "| id | expected route | agentic route | agentic outcome | hit naive / agentic | ms naive / agentic |",
+                "|---|---|---|---|---|---:|"]
+        first = {(x["id"], x["variant"]): x for x in var["rows"] if x["repeat"] == 0}
+        for qid in dict.fromkeys(x["id"] for x in var["rows"]):
+            a_row, n_row = first.get((qid, "agentic")), first.get((qid, "naive"))
+            if not a_row or not n_row:
+                continue
+            outcome = "abstained" if a_row["abstained"] else ("partial" if a_row["partial"] else "answered")
+            outcome += f" ({a_row['stop_reason']})" if a_row["stop_reason"] else ""
+            mark = "" if a_row["route"] == a_row["expected_route"] else " ✗"
+            out.append(f"| {qid} | {a_row['expected_route']} | {a_row['route']}{mark} | {outcome} | "
+                       f"{fmt(n_row['hit'])} / {fmt(a_row['hit'])} | {n_row['wall_ms']:,.0f} / {a_row['wall_ms']:,.0f} |")
+        out += ["", "</details>"]
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--docs", type=Path, default=REPO / "sample_docs", help="folder of sample documents")
+    ap.add_argument("--questions", type=Path, default=REPO / "sample_docs" / "questions.jsonl")
+    ap.add_argument("--synthetic-chunks", type=int, default=300,
+                    help="size of the synthetic corpus in chunks (0: skip it)")
+    ap.add_argument("--repeat", type=int, default=1, help="passes over the question set per variant")
+    ap.add_argument("--embed-rounds", type=int, default=2, help="raw-embedder timings to take (best is kept)")
+    ap.add_argument("--engine", default="offline", help="decision engine for (b): offline (default) or llm")
+    ap.add_argument("--skip-variants", action="store_true", help="only measure ingest")
+    ap.add_argument("--out", type=Path, default=REPO / "bench" / "results")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary data directory")
+    args = ap.parse_args(argv)
+
+    started = datetime.now(timezone.utc)
+    work = Path(tempfile.mkdtemp(prefix="rag-bench-"))
+    kbs: list[KnowledgeBase] = []
+    try:
+        files = corpus_files(args.docs)
+        if not files:
+            print(f"no loadable documents in {args.docs}", file=sys.stderr)
+            return 2
+        print(f"(a) ingest: {len(files)} sample documents from {args.docs}")
+        sample_row, kb, settings = bench_ingest("sample_docs", files, work / "kb_sample", args.engine,
+                                                args.embed_rounds)
+        kbs.append(kb)
+        ingest_rows = [sample_row]
+        if args.synthetic_chunks > 0:
+            syn_files, expected = make_synthetic_corpus(files, work / "synthetic", args.synthetic_chunks,
+                                                        settings.chunk_size, settings.chunk_overlap)
+            print(f"(a) ingest: synthetic corpus, {len(syn_files)} files, ~{expected} chunks")
+            syn_row, syn_kb, _ = bench_ingest(f"synthetic (~{args.synthetic_chunks} chunks)", syn_files,
+                                              work / "kb_synthetic", args.engine, args.embed_rounds)
+            kbs.append(syn_kb)
+            ingest_rows.append(syn_row)
+
+        variants = None
+        questions = load_question_rows(args.questions)
+        if not args.skip_variants:
+            print(f"(b) agentic vs naive: {len(questions)} questions x {args.repeat}, engine {args.engine}")
+            variants = bench_variants(questions, kb, settings, args.engine, args.repeat)
+
+        result = {
+            "meta": {
+                "date": started.strftime("%Y-%m-%d %H:%M UTC"), "commit": git_commit(), "machine": machine(),
+                "engine": args.engine, "embedder": sample_row["embedder"], "repeat": args.repeat,
+                "n_questions": len(questions),
+                "command": "python bench/bench_engine.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+                "settings": {k: v for k, v in settings.public().items() if k != "data_dir"},
+            },
+            "ingest": ingest_rows,
+            "variants": variants,
+        }
+        md = markdown(result)
+        args.out.mkdir(parents=True, exist_ok=True)
+        stamp = started.strftime("%Y%m%dT%H%M%SZ")
+        (args.out / f"bench_engine-{stamp}.json").write_text(json.dumps(result, ensure_ascii=False, indent=2,
+                                                                         default=str), encoding="utf-8")
+        (args.out / f"bench_engine-{stamp}.md").write_text(md, encoding="utf-8")
+        print()
+        print(md)
+        print(f"results: {args.out / f'bench_engine-{stamp}.json'}")
+        return 0
+    finally:
+        for kb in kbs:
+            try:
+                kb.close()
+            except Exception:
+                pass
+        if args.keep:
+            print(f"data kept in {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
