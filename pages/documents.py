@@ -65,7 +65,7 @@ if not docs:
     st.stop()
 
 st.dataframe([{"file": d.source, "chunks": d.n_chunks, "characters": d.n_chars, "ingested": d.ingested_at,
-               "doc id": d.doc_id} for d in docs], hide_index=True, width="stretch")
+               "doc id": d.doc_id} for d in docs], hide_index=True, width="stretch", key="documents_table")
 by_id = {d.doc_id: d for d in docs}
 doc_id = st.selectbox("Browse a document", list(by_id), format_func=lambda i: f"{by_id[i].source} ({i[:10]})",
                       key="browse_doc")

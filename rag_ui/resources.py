@@ -6,7 +6,9 @@ data directory: two instances on one directory would each hold their own copy of
 """
 from __future__ import annotations
 
+import inspect
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,7 @@ SAMPLE_DOCS = REPO_ROOT / "sample_docs"
 SAMPLE_QUESTIONS = SAMPLE_DOCS / "questions.jsonl"
 
 # Settings that change how a question is run, not which engine / stores are built.
+_INGEST_LOCK = threading.RLock()
 _PER_RUN_FIELDS = {"threshold", "max_attempts", "top_k", "graph_hops", "chunk_size", "chunk_overlap", "data_dir"}
 
 
@@ -38,7 +41,8 @@ def _engine_key(s: Settings) -> str:
 def _knowledge_base(data_dir: str, key: str):
     from rag.kb import KnowledgeBase
 
-    return KnowledgeBase(Settings.from_env(data_dir_override=data_dir))
+    # the engine extracts entities at ingest time (rules offline, the router model with the llm engine)
+    return KnowledgeBase(Settings.from_env(data_dir_override=data_dir), engine=_engine(key, data_dir))
 
 
 def knowledge_base(s: Settings | None = None):
@@ -88,11 +92,13 @@ def sample_questions(path: str = str(SAMPLE_QUESTIONS)) -> list[dict[str, Any]]:
 
 
 def sample_doc_paths() -> list[Path]:
-    """The sample documents shipped in ``sample_docs/`` (not the question set)."""
+    """The sample documents shipped in ``sample_docs/``: not its README (about the corpus, not part of it), not the
+    question set."""
     if not SAMPLE_DOCS.exists():
         return []
     return sorted(p for p in SAMPLE_DOCS.iterdir()
-                  if p.is_file() and p.suffix.lower() in {".txt", ".md", ".pdf", ".docx", ".html", ".htm"})
+                  if p.is_file() and p.name.lower() != "readme.md"
+                  and p.suffix.lower() in {".txt", ".md", ".pdf", ".docx", ".html", ".htm"})
 
 
 def variant_names() -> list[str]:
@@ -104,5 +110,17 @@ def variant_names() -> list[str]:
 
 
 def ingest_bytes(kb, name: str, data: bytes, *, chunk_size: int, chunk_overlap: int, progress=None):
-    """Ingest one uploaded file with this upload's chunking (an ``IngestResult``; never raises for a bad file)."""
-    return kb.ingest_bytes(name, data, progress=progress, chunk_size=chunk_size, chunk_overlap=chunk_overlap)
+    """Ingest one uploaded file with this upload's chunking (an ``IngestResult``; never raises for a bad file).
+
+    The knowledge base chunks with ``kb.settings``; the upload's sizes apply to this file only, so they are swapped
+    in under the knowledge base's lock and restored afterwards (other sessions share the same instance)."""
+    if "chunk_size" in inspect.signature(kb.ingest_bytes).parameters:
+        return kb.ingest_bytes(name, data, progress=progress, chunk_size=chunk_size, chunk_overlap=chunk_overlap)
+    lock = getattr(kb, "_lock", None) or _INGEST_LOCK
+    with lock:
+        saved = kb.settings
+        kb.settings = saved.with_(chunk_size=chunk_size, chunk_overlap=chunk_overlap)
+        try:
+            return kb.ingest_bytes(name, data, progress=progress)
+        finally:
+            kb.settings = saved

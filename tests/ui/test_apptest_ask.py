@@ -1,0 +1,90 @@
+"""Ask page (AppTest): a sample question asked offline shows the path, the grades, the score chart data, the naive
+answer side by side and what the generator was given."""
+from __future__ import annotations
+
+import json
+
+from rag.runstore import RunStore
+from rag_ui import diagram, resources
+from rag_ui.state import ASK_RESULT, QUESTION, TEACHING_NOTES
+from tests.ui.conftest import texts
+
+
+def sample(route: str, kind: str = "covered") -> dict:
+    return next(q for q in resources.sample_questions() if q["expected_route"] == route and q.get("kind") == kind)
+
+
+def graphviz_specs(at) -> list[str]:
+    return [e.proto.spec for e in at.get("graphviz_chart")]
+
+
+def test_sample_question_shows_path_grades_scores_and_naive(open_app, samples):
+    q = sample("vector")
+    at = open_app("pages/ask.py")
+    at.button(key=f"sample_{q['id']}").click().run()  # one click fills the box and asks
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state[QUESTION] == q["question"]
+    result = at.session_state[ASK_RESULT]
+    run, naive = result["run"], result["naive"]
+    assert run.variant == "agentic" and naive.variant == "naive"
+    assert run.route == "vector" and run.steps and run.answer
+
+    # the path: highlighted and numbered on the diagram, and as text
+    spec = graphviz_specs(at)[0]
+    for number, src, dst in diagram.taken_edges(run):
+        assert f'"{src}" -> "{dst}" [label=" ' in spec and str(number) in spec
+    assert diagram.FILL_VISITED in spec
+    assert "Path · 경로: " + diagram.path_text(run) in texts(at)
+
+    # per-document grades for every attempt
+    grades = next(d.value for d in at.dataframe if {"grade", "reason", "attempt"} <= set(d.value.columns))
+    assert len(grades) == len(run.documents) > 0
+    assert set(grades["attempt"]) == {a.number for a in run.attempts}
+    assert grades["grade"].str.contains("correct|ambiguous|incorrect").all()
+
+    # the quality-per-attempt chart and its data (quality vs threshold)
+    assert at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
+    scores = next(d.value for d in at.dataframe if {"quality", "threshold"} <= set(d.value.columns))
+    assert list(scores["quality"]) == [a.quality for a in run.attempts]
+    assert set(scores["threshold"]) == {run.settings["threshold"]}
+
+    # naive RAG side by side: its answer, its documents, the difference in calls / tokens / time
+    assert "Naive RAG side by side · 단순 RAG와 비교" in [s.value for s in at.subheader]
+    assert any(naive.answer.strip()[:40] in m.value for m in at.markdown)
+    naive_docs = next(d.value for d in at.dataframe if list(d.value.columns) == ["source", "chunk", "retrieval score",
+                                                                                   "text"])
+    assert len(naive_docs) == len(naive.documents) > 0
+    assert "compared with naive RAG on the same index" in texts(at)
+    assert "model calls" in [m.label for m in at.metric]
+
+    # only the context / only the prompt the generator got
+    assert any(t.label.startswith("Only context") for t in at.tabs)
+    assert run.generator_context and any(run.generator_context == t.value for t in at.text)
+
+    # both runs are in the run store
+    store = RunStore(samples)
+    assert store.get(run.run_id) is not None and store.get(naive.run_id) is not None
+
+
+def test_teaching_notes_explain_each_step_in_korean_and_english(open_app, samples):
+    q = sample("graph")
+    at = open_app("pages/ask.py", **{TEACHING_NOTES: True, QUESTION: q["question"]})
+    at.button(key="ask").click().run()
+    assert not at.exception
+    run = at.session_state[ASK_RESULT]["run"]
+    notes = [m.value for m in at.markdown if "🇰🇷" in m.value]
+    assert len(notes) == len(run.steps)
+    assert "질문을 읽고" in notes[0] and "Chosen strategy" in notes[0]
+
+
+def test_ask_without_naive_and_other_settings(open_app, samples):
+    at = open_app("pages/ask.py", **{QUESTION: sample("vector")["question"], "ask_with_naive": False,
+                                     "ask_threshold": 0.95, "ask_max_attempts": 1})
+    at.button(key="ask").click().run()
+    assert not at.exception
+    run = at.session_state[ASK_RESULT]["run"]
+    assert at.session_state[ASK_RESULT]["naive"] is None
+    assert run.settings["threshold"] == 0.95 and run.settings["max_attempts"] == 1
+    assert len(run.attempts) <= 1
+    assert "Naive RAG side by side · 단순 RAG와 비교" not in [s.value for s in at.subheader]
+    assert json.loads(json.dumps(run.to_dict()))["settings"]["threshold"] == 0.95

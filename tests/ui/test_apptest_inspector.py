@@ -1,0 +1,69 @@
+"""Trace inspector (AppTest): list and filter runs, step through one on the diagram, export, compare."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rag.variants import run_question
+from rag_ui import diagram, resources, widgets
+from rag_ui.state import COMPARE_RUN_ID, INSPECT_RUN_ID
+from tests.ui.conftest import texts
+
+
+@pytest.fixture
+def two_runs(samples):
+    s = resources.settings()
+    kw = dict(kb=resources.knowledge_base(s), engine=resources.engine(s), settings=s, store=resources.run_store(s))
+    questions = [q["question"] for q in resources.sample_questions()]
+    return (run_question(questions[0], variant="agentic", **kw), run_question(questions[1], variant="naive", **kw))
+
+
+def test_empty_inspector_says_what_to_do(open_app):
+    at = open_app("pages/inspector.py")
+    assert "No runs yet" in texts(at)
+
+
+def test_step_slider_moves_the_highlight(open_app, two_runs):
+    run, _ = two_runs
+    at = open_app("pages/inspector.py", **{INSPECT_RUN_ID: run.run_id})
+    assert at.selectbox(key="inspector_pick").value == run.run_id
+    slider = at.slider(key=f"step_{run.run_id}")
+    assert slider.value == len(run.steps) and slider.max == len(run.steps)
+    slider.set_value(1).run()
+    assert not at.exception
+    assert f"Step 1 of {len(run.steps)}: `classify`" in texts(at)
+    spec = at.get("graphviz_chart")[0].proto.spec
+    assert spec == diagram.agent_dot(run, upto=0)
+    assert diagram.FILL_CURRENT in spec
+    # the step's own record: decision, reason, model calls / prompts
+    assert run.steps[0].reason in texts(at)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["node"] == "classify" and metrics["decision"] == run.steps[0].decision
+    slider.set_value(len(run.steps)).run()
+    assert at.get("graphviz_chart")[0].proto.spec == diagram.agent_dot(run, upto=len(run.steps) - 1)
+
+
+def test_export_search_query_param_and_compare(open_app, two_runs):
+    agentic, naive = two_runs
+    at = open_app("pages/inspector.py", query={"run": naive.run_id})
+    assert at.selectbox(key="inspector_pick").value == naive.run_id
+    assert [b.proto.label for b in at.get("download_button")] == ["Export this run as JSON"]
+    assert json.loads(widgets.run_json(naive)) == json.loads(resources.run_store().export_json(naive.run_id))
+
+    # filter by text: only matching runs are listed (and the run that is open, which stays visible)
+    term = agentic.question[:12]
+    at.text_input(key="inspector_search").input(term).run()
+    listed = set(at.dataframe[0].value["run id"])
+    matching = {r["run_id"] for r in resources.run_store().list(search=term)}
+    assert agentic.run_id in listed and listed <= matching | {naive.run_id}
+    assert naive.run_id not in matching
+
+    # compare two runs side by side
+    at.text_input(key="inspector_search").input("").run()
+    at.selectbox(key="inspector_pick").select(agentic.run_id).run()
+    at.selectbox(key=COMPARE_RUN_ID).select(naive.run_id).run()
+    assert not at.exception
+    shown = texts(at)
+    assert f"`{agentic.run_id}`" in shown and f"`{naive.run_id}`" in shown
+    assert len(at.get("graphviz_chart")) == 3  # the stepped one and the two compared

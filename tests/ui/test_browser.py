@@ -1,0 +1,160 @@
+"""The real app in a real browser: `streamlit run app.py` on 127.0.0.1 driven by Debian's headless Chromium.
+
+Flow: Home → load the sample documents → Documents (a bad upload is refused and changes nothing) → Ask a sample
+question → the trace inspector. Screenshots go to test-artifacts/; any Streamlit exception box fails the test.
+Chromium comes from apt (`/usr/bin/chromium`); `playwright install` is never needed.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "test-artifacts"
+CHROMIUM = os.environ.get("RAG_TEST_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage"]
+EXCEPTION_BOX = '[data-testid="stException"]'
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def app_url(tmp_path, data_dir):
+    """A running `streamlit run app.py` with its own data dir; yields its URL and stops it afterwards."""
+    port = free_port()
+    env = dict(os.environ, RAG_DATA_DIR=str(data_dir), ANONYMIZED_TELEMETRY="False")
+    log = (tmp_path / "streamlit.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none"],
+        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                pytest.fail("streamlit did not start:\n" + (tmp_path / "streamlit.log").read_text()[-3000:])
+            time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+        ARTIFACTS.mkdir(exist_ok=True)
+        shutil.copy(tmp_path / "streamlit.log", ARTIFACTS / "streamlit.log")
+
+
+@pytest.fixture
+def page(app_url):
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: install it with `apt-get install -y chromium`")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        context = browser.new_context(viewport={"width": 1440, "height": 1000}, locale="ko-KR")
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        try:
+            yield page
+        finally:
+            context.close()
+            browser.close()
+
+
+def settle(page, timeout_ms: int = 120_000) -> None:
+    """Wait until the script run finished (the 'running' indicator is gone) and no exception box is shown."""
+    page.wait_for_timeout(300)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout_ms)
+    page.wait_for_timeout(300)
+    boxes = page.locator(EXCEPTION_BOX)
+    if boxes.count():
+        pytest.fail("Streamlit exception shown:\n" + boxes.first.inner_text()[:3000])
+
+
+def shot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def test_load_samples_ask_and_inspect(app_url, page, tmp_path):
+    url = app_url
+    page.goto(url + "/")
+    page.get_by_text("Agentic RAG — demo and inspector").wait_for()
+    settle(page)
+
+    # Home: load the sample documents
+    page.get_by_role("button", name="Load the sample documents").click()
+    page.get_by_text("Ingested", exact=False).first.wait_for(timeout=180_000)
+    settle(page)
+    shot(page, "home.png")
+
+    # Documents: a bad upload (empty file, wrong extension) is refused in plain words and adds nothing
+    page.goto(url + "/documents")
+    page.get_by_text("In the knowledge base").wait_for()
+    settle(page)
+    before = page.locator('[data-testid="stMetricValue"]').first.inner_text()
+    empty, wrong = tmp_path / "empty.txt", tmp_path / "photo.exe"
+    empty.write_bytes(b"")
+    wrong.write_bytes(b"MZ\x90\x00\x03" * 50)
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files([str(empty), str(wrong)])
+    page.get_by_text("empty.txt").first.wait_for()
+    settle(page)
+    page.get_by_role("button", name="Ingest").click()
+    page.get_by_text("Not ingested").wait_for()
+    settle(page)
+    assert page.locator('[data-testid="stMetricValue"]').first.inner_text() == before
+    shot(page, "documents.png")
+
+    # Ask: one click on a sample question runs it; the path, grades, chart and naive answer appear
+    page.goto(url + "/ask")
+    page.get_by_text("Sample questions").first.wait_for()
+    settle(page)
+    page.locator("button", has_text="Atlas").first.click()
+    page.get_by_text("Path through the graph").wait_for(timeout=180_000)
+    settle(page)
+    page.locator('[data-testid="stGraphVizChart"] svg').first.wait_for()
+    page.get_by_text("Naive RAG side by side").wait_for()
+    page.locator('[data-testid="stVegaLiteChart"], [data-testid="stArrowVegaLiteChart"]').first.wait_for()
+    page.wait_for_timeout(1000)  # let the chart and diagram finish drawing before the picture
+    shot(page, "ask.png")
+
+    # Trace inspector: opened from the Ask page, on its last step
+    page.get_by_role("button", name="Open this run in the trace inspector").click()
+    page.get_by_text("Trace inspector").first.wait_for()
+    page.get_by_text("Step through").first.wait_for()
+    settle(page)
+    assert page.get_by_text("of").count()
+    page.locator('[data-testid="stGraphVizChart"] svg').first.wait_for()
+    page.wait_for_timeout(800)
+    shot(page, "inspector.png")
