@@ -308,7 +308,12 @@ class KnowledgeBase:
                 "entities": graph.get("entities", 0), "relations": graph.get("relations", 0)}
 
     def known_entities(self) -> list[str]:
-        return self.graph.entity_names()
+        """The graph's entity names; [] when the graph store is unavailable (a Neo4j that is down must not stop
+        a run at classify: the graph route then fails visibly in its own step and the other routes still work)."""
+        try:
+            return self.graph.entity_names()
+        except RagError:
+            return []
 
     def tools(self) -> dict[str, Any]:
         """{"vector": tool, "graph": tool, "web": tool}, built once from the ``TOOLS`` registry."""
@@ -380,7 +385,7 @@ class KnowledgeBase:
                                      "unset NEO4J_URI to use the embedded store" if s.neo4j_uri else neo_how))
         except Exception as exc:
             detail = _plain(exc)
-            if s.neo4j_uri:
+            if s.neo4j_uri and not isinstance(exc, RagError):  # a RagError from the Neo4j store says it already
                 detail = f"Neo4j at {s.neo4j_uri} is unreachable: {detail}"
             out.append(BackendStatus("graph store", graph_backend, "error", detail, neo_how))
 
