@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Protocol, runtime_checkable
+from typing import Iterable, Protocol, runtime_checkable
 
 from rag.types import Entity, Relation
 
@@ -16,6 +16,34 @@ from rag.types import Entity, Relation
 def entity_key(name: str) -> str:
     """Normalised identity of an entity name: NFKC, casefolded, inner whitespace collapsed."""
     return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", name)).strip().casefold()
+
+
+_LATIN_RE = re.compile(r"[a-z0-9]")
+
+
+def rank_entity_matches(text: str, candidates: Iterable[tuple[str, str]], limit: int = 10) -> list[str]:
+    """The ``search_entities`` rule, for backends that pre-select ``candidates`` ((key, display name) pairs)
+    server-side: entities named in ``text`` (keys of at least two characters; Latin names on word boundaries,
+    where hyphens and underscores join words, others as substrings), longest first; then entities whose
+    name contains ``text``, shortest first."""
+    needle = entity_key(text)
+    if not needle:
+        return []
+    hits: list[tuple[int, int, str]] = []
+    for key, name in candidates:
+        if len(key) < 2:
+            continue
+        if _LATIN_RE.search(key[:1]) or _LATIN_RE.search(key[-1:]):
+            # "nuri" must not match inside "nuri-lm"
+            found = re.search(r"(?<![a-z0-9_-])" + re.escape(key) + r"(?![a-z0-9_]|-[a-z0-9])", needle) is not None
+        else:
+            found = key in needle
+        if found:
+            hits.append((0, -len(key), name))
+        elif len(needle) >= 2 and needle in key:
+            hits.append((1, len(key), name))
+    hits.sort()
+    return [name for _, _, name in hits[:limit]]
 
 
 @runtime_checkable

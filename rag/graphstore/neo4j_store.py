@@ -22,14 +22,14 @@ from typing import Any, Iterator
 
 from rag.config import Settings
 from rag.graphstore import relation_id
-from rag.graphstore.base import entity_key
+from rag.graphstore.base import entity_key, rank_entity_matches
 from rag.types import Entity, RagError, Relation, ToolUnavailable
 
 BATCH_SIZE = 500  # rows per UNWIND statement (all statements of one document share one transaction)
 CONNECT_TIMEOUT_S = 5.0
 RETRY_TIME_S = 5.0  # how long the driver retries a transaction on transient errors before giving up
+BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 START_HINT = "start one with `python -m rag neo4j start`, or unset NEO4J_URI to use the embedded graph store"
-_LATIN_RE = re.compile(r"[a-z0-9]")
 
 SCHEMA = (
     "CREATE CONSTRAINT rag_entity_key IF NOT EXISTS FOR (e:Entity) REQUIRE e.key IS UNIQUE",
@@ -73,8 +73,8 @@ DETACH DELETE n
 RETURN count(*) AS deleted
 """
 ENTITY_NAMES = "MATCH (e:Entity) RETURN e.name AS name"
-# Candidates for search_entities; the exact rule (word boundaries for Latin names) is applied in Python,
-# identical to the embedded store's.
+# Candidates for search_entities (a superset: names in the text or containing it); the exact rule, with word
+# boundaries for Latin names, is rank_entity_matches, shared with the embedded store.
 SEARCH_CANDIDATES = """
 MATCH (e:Entity)
 WHERE size(e.key) >= 2 AND ($needle CONTAINS e.key OR (size($needle) >= 2 AND e.key CONTAINS $needle))
@@ -114,6 +114,10 @@ class Neo4jGraphStore:
         if not settings.neo4j_uri:
             raise RagError("NEO4J_URI is not set: set it (e.g. bolt://127.0.0.1:7687) to use Neo4j.")
         self.uri = settings.neo4j_uri
+        scheme = self.uri.split("://", 1)[0].lower() if "://" in self.uri else ""
+        if scheme not in BOLT_SCHEMES:
+            raise RagError(f"NEO4J_URI {self.uri!r} is not a Bolt address: use bolt://HOST:7687 (or neo4j://, "
+                           "bolt+s://, neo4j+s:// for TLS).")
         self.user = settings.neo4j_user
         self.database = settings.neo4j_database or None  # None: the server's default database
         auth = (settings.neo4j_user, settings.neo4j_password) if settings.neo4j_password is not None else None
@@ -124,33 +128,35 @@ class Neo4jGraphStore:
                 connection_acquisition_timeout=CONNECT_TIMEOUT_S * 2, max_transaction_retry_time=RETRY_TIME_S,
                 notifications_min_severity="OFF")
         except (neo4j.exceptions.ConfigurationError, ValueError) as exc:
-            raise RagError(f"NEO4J_URI {self.uri!r} is not a Neo4j address (use bolt://HOST:7687 or "
-                           f"neo4j://HOST:7687): {exc}") from exc
+            raise RagError(f"NEO4J_URI {self.uri!r} is not a valid Neo4j address (use bolt://HOST:7687): {exc}") from exc
         try:
             self._driver.verify_connectivity()
             self._ensure_schema()
         except BaseException as exc:
             self._driver.close()
-            raise self._translate(exc, "connecting") from exc
+            raise self._translate(exc, None) from exc
 
     # ---- plumbing ----------------------------------------------------------
-    def _translate(self, exc: BaseException, action: str) -> BaseException:
-        """A driver exception -> a RagError whose message says what happened and what to do."""
-        neo4j = _neo4j()
-        errors = neo4j.exceptions
+    def _translate(self, exc: BaseException, action: str | None) -> BaseException:
+        """A driver exception -> a RagError whose message says what happened and what to do.
+        ``action``: what we were doing (None while connecting)."""
+        errors = _neo4j().exceptions
         if isinstance(exc, RagError):
             return exc
+        during = f" (while {action})" if action else ""
         if isinstance(exc, errors.AuthError):
             what = ("no password was given: set NEO4J_PASSWORD" if not self._password_set
                     else "check NEO4J_USER and NEO4J_PASSWORD")
-            return ToolUnavailable(f"Neo4j at {self.uri} refused the login of user {self.user!r} ({what}): "
-                                   f"{getattr(exc, 'message', None) or exc}")
+            return ToolUnavailable(f"Neo4j at {self.uri} refused the login of user {self.user!r}{during}: {what}. "
+                                   f"(Neo4j said: {_short(exc)})")
         if isinstance(exc, (errors.ServiceUnavailable, errors.SessionExpired, OSError)):
-            return ToolUnavailable(f"Neo4j at {self.uri} is not reachable ({action}): {exc} — {START_HINT}.")
+            return ToolUnavailable(f"Neo4j at {self.uri} is not reachable{during}: {_short(exc)} — {START_HINT}.")
+        if isinstance(exc, ValueError) and action is None:  # e.g. a port that is not a number
+            return RagError(f"NEO4J_URI {self.uri!r} is not a valid Neo4j address: {exc}")
         if isinstance(exc, errors.Neo4jError):
-            return RagError(f"Neo4j at {self.uri} failed while {action}: {getattr(exc, 'message', None) or exc}")
+            return RagError(f"Neo4j at {self.uri} failed{during}: {_short(exc)}")
         if isinstance(exc, errors.DriverError):
-            return ToolUnavailable(f"Neo4j at {self.uri} failed while {action}: {type(exc).__name__}: {exc}")
+            return ToolUnavailable(f"Neo4j at {self.uri} failed{during}: {type(exc).__name__}: {_short(exc)}")
         return exc
 
     @contextmanager
@@ -223,26 +229,14 @@ class Neo4jGraphStore:
             return sorted(record["name"] for record in self._read(ENTITY_NAMES))
 
     def search_entities(self, text: str, limit: int = 10) -> list[str]:
-        """Known entities named in ``text`` (Latin names on word boundaries, others as substrings of
-        at least two characters), then entities whose name contains ``text``; longest names first."""
+        """Known entities named in ``text``, then entities whose name contains ``text`` (the shared rule of
+        ``rank_entity_matches``, applied to the candidates Neo4j pre-selects by substring)."""
         needle = entity_key(text)
         if not needle:
             return []
         with self._errors("searching entities"):
             candidates = self._read(SEARCH_CANDIDATES, needle=needle)
-        hits: list[tuple[int, int, str]] = []
-        for record in candidates:
-            key, name = record["key"], record["name"]
-            if _LATIN_RE.search(key[:1]) or _LATIN_RE.search(key[-1:]):
-                found = re.search(r"(?<![a-z0-9])" + re.escape(key) + r"(?![a-z0-9])", needle) is not None
-            else:
-                found = key in needle
-            if found:
-                hits.append((0, -len(key), name))
-            elif len(needle) >= 2 and needle in key:
-                hits.append((1, len(key), name))
-        hits.sort()
-        return [name for _, _, name in hits[:limit]]
+        return rank_entity_matches(text, ((r["key"], r["name"]) for r in candidates), limit)
 
     def expand(self, entities: list[str], hops: int = 2, limit: int = 50) -> list[tuple[Relation, int]]:
         """Breadth-first over relations in both directions: hop 1 = relations touching a seed,
@@ -293,6 +287,22 @@ class Neo4jGraphStore:
         with self._errors("counting entities and relations"):
             record = self._read(COUNTS)[0]
         return {"entities": int(record["entities"]), "relations": int(record["relations"])}
+
+
+def _short(exc: BaseException) -> str:
+    """The useful part of a driver error: Neo4j's own message, or the socket error behind a failed connect
+    ("[Errno 111] Connection refused") instead of the driver's multi-line account of it."""
+    if isinstance(exc, _neo4j().exceptions.Neo4jError) and getattr(exc, "message", None):
+        return str(exc.message)
+    cause: BaseException | None = exc
+    seen = 0
+    while cause is not None and seen < 10:
+        if isinstance(cause, OSError) and not isinstance(cause, type(exc)):
+            return str(cause)
+        cause, seen = cause.__cause__ or cause.__context__, seen + 1
+    text = " ".join(str(exc).split())
+    reason = re.search(r"\(reason ([^)]*)\)", text)
+    return reason.group(1) if reason else text
 
 
 def _entity_rows(entities: list[Entity], relations: list[Relation]) -> list[dict[str, str]]:
