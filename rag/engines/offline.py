@@ -102,6 +102,10 @@ RELATION_MARKERS = (
 RELATIVE_HOP_PATTERN = re.compile(
     r"[가-힣]+(?:한|은|는|던|된)\s+(?:조직|팀|회사|연구자|연구진|기관|부서|연구소|사람|저자|개발자|팀장|곳)"
     r"|\b(?:team|company|organi[sz]ation|person|researcher|group|lab|department|people)\s+(?:that|which|who)\b")
+# A question for a value or parameter is a factual lookup (seed 000: "vector — definitions, parameters")
+VALUE_QUESTION = re.compile(
+    r"\b(what|which) (value|number|parameter|setting|version)s?\b|\bhow (many|much|long|often|big)\b"
+    r"|\b(value|parameter)s? of\b|몇|얼마|며칠|값은|값이|파라미터|매개변수|설정값|多少|几|参数|数值")
 CHAIN_PATTERN = re.compile(r"\S+의\s+\S+의\s+")  # "A의 B의 C": a path through two relations
 HOW_CONNECTED = re.compile(r"\bhow (is|are) .+ (connected|related|linked) (to|with)\b")
 
@@ -451,7 +455,8 @@ _FILLER_PREFIXES = ("얼마", "며칠", "몇", "뭐", "무엇", "어떻", "누�
 _FILLER_WORDS = frozenset(
     "있 있어 있을 있나 없 알 할 하 되 수 년 월 일 주세요 싶 싶어 궁금 생각 much many use uses used using does "
     "value values thing things way kind".split())
-_CLAUSE_SPLIT = re.compile(r"[,;，；](?!\s*-?\d)|(?<=[가-힣])(?:는데|인데|지만)\s|\s(?:and|but)\s")
+# clause ends: a comma or semicolon (not inside a number list "4, 8"), Korean "…는데 / …지만", English "and / but"
+_CLAUSE_SPLIT = re.compile(r"(?<!\d)[,;，；]|[,;，；](?!\s*-?\d)|(?<=[가-힣])(?:는데|인데|지만)(?=[\s,])|\s(?:and|but)\s")
 _QUESTION_CUES = re.compile(
     r"[?？]|얼마|며칠|몇|무엇|뭐|누구|누가|어디|언제|어느|어떤|어떻게|왜|"
     r"\b(what|which|who|whom|whose|when|where|why|how)\b|什么|哪|谁|多少|几|怎么|如何|为什么")
@@ -796,6 +801,12 @@ class OfflineEngine:
             return Decision("graph", why + " → graph",
                             signals={"rule": "relation", "matched": relation, "entities": entities, "checked": checked})
         checked.append("graph entities")
+        value = VALUE_QUESTION.search(q)
+        if len(entities) >= 2 and value:
+            return Decision("vector", f"{len(entities)} graph entities ({_quote(entities, 4)}) but the question asks "
+                            f"for a value ('{value.group(0)}') → vector (parameters are factual lookups)",
+                            signals={"rule": "value_question", "entities": entities, "matched": [value.group(0)],
+                                     "checked": checked})
         if len(entities) >= 2:
             return Decision("graph", f"{len(entities)} known graph entities ({_quote(entities, 4)}) → graph",
                             signals={"rule": "entities", "entities": entities, "checked": checked})
@@ -968,12 +979,15 @@ class OfflineEngine:
         if narrow and narrow != base:
             candidates.append((narrow, "narrowed to the most specific terms " + _quote(narrow)))
 
-        seen = {normalize_query(query), normalize_query(question)}
-        for words, why in candidates:
+        # the candidates form a sequence: continue after the one the current query is, so that successive
+        # rewrites never repeat a query (the agent only passes the latest one)
+        current = normalize_query(query)
+        position = next((i for i, (words, _) in enumerate(candidates)
+                         if normalize_query(" ".join(words)) == current), -1)
+        for words, why in candidates[position + 1:]:
             text = " ".join(words)
-            if normalize_query(text) not in seen:
+            if normalize_query(text) not in (current, normalize_query(question)):
                 return Rewrite(text, why)
-        # every candidate was already tried: say so instead of pretending it is new
         words, why = candidates[-1]
         return Rewrite(" ".join(words), why + " (no new rewrite left: same query as before)")
 
