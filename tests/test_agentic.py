@@ -141,7 +141,7 @@ def test_vector_then_generate_records_a_full_trace(settings):
     assert run.tokens["total"] == 12 * run.llm_calls
     evaluate = run.steps[3]
     assert evaluate.decision == "generate" and "0.85 ≥ threshold 0.60" in evaluate.reason
-    assert run.settings["threshold"] == 0.6 and run.engine["name"] == "scripted"
+    assert run.settings["threshold"] == 0.6 and run.engine["engine"] == "scripted"
     assert run.wall_ms > 0 and all(s.duration_ms >= 0 and s.started_at for s in run.steps)
 
 
@@ -381,3 +381,97 @@ def test_property_attempts_never_exceed_the_bound_and_every_run_ends(settings, d
         assert run.attempts[-1].quality >= threshold
     if run.partial:
         assert run.stop_reason in ("budget_exhausted", "repetition")
+
+
+# ---- on a real knowledge base (real Chroma, BM25, embedded graph store) with the offline engine -----------------
+
+SMALL_TEXTS = {
+    "hr_leave.md": "# Annual leave\nEmployees get 15 days of annual leave after one year of service. "
+                   "Leave requests go to the People Team.",
+    "teams.md": "# Teams\nThe Search Platform Team owns Atlas. Seoyeon Kim leads the Search Platform Team. "
+                "Atlas is the internal search service.",
+    "pay.txt": "Salary contracts are renewed every March. Since 2023 salary contracts are signed electronically.",
+}
+
+
+@pytest.fixture(scope="module")
+def real_kb(tmp_path_factory):
+    from tests.support.kb import build_kb
+
+    kb = build_kb(tmp_path_factory.mktemp("agentic-kb"), SMALL_TEXTS)
+    yield kb
+    kb.close()
+
+
+@pytest.fixture(scope="module")
+def offline(real_kb):
+    from rag.engines import get_engine
+
+    return get_engine(real_kb.settings)
+
+
+def ask_real(kb, engine, question, **changes) -> Run:
+    run = run_question(question, kb, engine, kb.settings.with_(**changes))
+    assert_consistent(run)
+    assert run.error is None, run.error
+    return run
+
+
+def test_real_kb_covered_question_is_answered_with_citations(real_kb, offline):
+    run = ask_real(real_kb, offline, "How many days of annual leave do employees get after one year?")
+    assert run.route == "vector" and run.stop_reason == "quality_met"
+    assert run.quality_scores[0] >= 0.6 and not run.abstained
+    grades = {d.source: d.grade for d in run.documents}
+    assert grades["hr_leave.md"] == "correct"
+    assert "hr_leave.md" in {c.source for c in run.citations}
+    assert run.generator_context and run.engine["engine"] == "offline"
+
+
+def test_real_kb_relational_question_goes_through_the_graph(real_kb, offline):
+    run = ask_real(real_kb, offline, "Who leads the team that owns Atlas?")
+    assert run.route == "graph"
+    assert "Seoyeon Kim" in run.answer
+    assert all(d.tool == "graph" for d in run.steps[1].documents) and run.steps[1].documents
+
+
+def test_real_kb_trap_question_is_not_answered_from_a_similar_chunk(real_kb, offline):
+    # the seed's trap: a salary-contract chunk looks similar to a minimum-wage question but does not answer it
+    run = ask_real(real_kb, offline, "What was the minimum wage per hour in 2023?")
+    pay = [d for d in run.documents if d.source == "pay.txt"]
+    assert pay and all(d.grade == "incorrect" for d in pay)
+    assert run.stop_reason in ("budget_exhausted", "repetition") and run.partial
+    assert run.abstained
+    assert len(run.attempts) == real_kb.settings.max_attempts
+
+
+def test_real_kb_web_question_without_a_key_fails_visibly(real_kb, offline):
+    run = ask_real(real_kb, offline, "What is the won/dollar exchange rate today?")
+    assert run.route == "web"
+    assert (run.attempts[0].strategy, run.attempts[0].status) == ("web", "failed")
+    assert "TAVILY_API_KEY" in run.steps[1].reason
+    assert [a.strategy for a in run.attempts][1:] == ["vector"]  # the switch is a recorded re-route
+    assert RE_ROUTE in run.path and not any(d.tool == "web" for d in run.documents)
+
+
+def test_real_kb_direct_question_skips_retrieval(real_kb, offline):
+    run = ask_real(real_kb, offline, "What is 128 times 12?")
+    assert run.path == [CLASSIFY, DIRECT_GENERATE] and "1536" in run.answer
+
+
+def test_real_kb_scripted_loop_re_routes_rewrites_and_stops_on_repetition(real_kb):
+    engine = ScriptedEngine(classify="vector", evaluate=0.1,
+                            rewrite=lambda question, query, docs, grades: question.upper())
+    run = ask_real(real_kb, engine, "Who owns Atlas?", max_attempts=5)
+    assert [(a.strategy, a.status) for a in run.attempts] == [
+        ("vector", "ok"), ("graph", "ok"), ("web", "failed"), ("graph", "repeated")]
+    assert run.path.count(RE_ROUTE) == 2 and run.path.count(REWRITE_QUERY) == 1
+    assert run.stop_reason == "repetition" and run.partial
+    assert engine.count("grade") == sum(a.n_documents for a in run.attempts)
+
+
+def test_real_kb_node_exception_is_recorded(real_kb):
+    engine = ScriptedEngine(evaluate=ZeroDivisionError("quality model divided by zero"))
+    run = run_question("Who owns Atlas?", real_kb, engine, real_kb.settings)
+    assert_consistent(run)
+    assert run.path[-1] == EVALUATE_CONTEXT and run.steps[-1].status == "failed"
+    assert run.stop_reason == "error" and "divided by zero" in run.error

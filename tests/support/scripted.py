@@ -62,7 +62,7 @@ class ScriptedEngine:
 
     # ---- the DecisionEngine protocol -----------------------------------------------------------------------------
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "models": {"all": "scripted"}}
+        return {"engine": self.name, "models": {"all": "scripted"}}
 
     def classify(self, question: str, known_entities: list[str]) -> Decision:
         value = self._next("classify", question=question, known_entities=known_entities)

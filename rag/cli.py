@@ -1,0 +1,452 @@
+"""`python -m rag ...`: a thin shell over the library.
+
+    python -m rag ingest PATH...            files or folders; one line per file
+    python -m rag docs                      list documents
+    python -m rag delete DOC_ID             remove one document (chunks, vectors, graph facts)
+    python -m rag reset [--yes]             remove everything
+    python -m rag ask "QUESTION" [--variant agentic|naive] [--json] [--threshold X] [--max-attempts N] [--top-k K]
+    python -m rag runs list [--json] | runs show RUN_ID [--json] | runs delete RUN_ID
+    python -m rag status                    backends, engine, counts
+    python -m rag neo4j ... / eval ...      (their own help: python -m rag neo4j --help)
+
+``--data-dir DIR`` works before or after the subcommand (env ``RAG_DATA_DIR``; default ``./data``).
+User errors print one plain line saying what to do (exit 1 or 2), never a traceback. With ``--json``
+stdout carries exactly one JSON object; logs and library noise go to stderr.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any, Iterator, TextIO
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+VARIANT_CHOICES = ("agentic", "naive")  # argparse choices; the registry is checked again at run time
+
+
+class CliError(Exception):
+    """A user error: print the message, exit with ``code``."""
+
+    def __init__(self, message: str, code: int = EXIT_FAILED) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# ---- parser ---------------------------------------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    # SUPPRESS: a --data-dir given after the subcommand must not be reset by the subparser's default
+    common.add_argument("--data-dir", metavar="DIR", default=argparse.SUPPRESS,
+                        help="data directory (default: $RAG_DATA_DIR or ./data)")
+
+    parser = argparse.ArgumentParser(prog="python -m rag", parents=[common],
+                                     description="Agentic RAG demo and inspector: ingest documents, ask questions, "
+                                                 "inspect every step of a run.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("ingest", parents=[common], help="add files or folders to the knowledge base")
+    p.add_argument("paths", nargs="+", metavar="PATH", help=".txt .md .pdf .docx .html files, or folders")
+
+    sub.add_parser("docs", parents=[common], help="list the documents in the knowledge base")
+
+    p = sub.add_parser("delete", parents=[common], help="remove one document (its chunks, vectors and graph facts)")
+    p.add_argument("doc_id", metavar="DOC_ID", help="document id (see: python -m rag docs); a unique prefix works")
+
+    p = sub.add_parser("reset", parents=[common], help="remove every document, vector and graph fact")
+    p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+
+    p = sub.add_parser("ask", parents=[common], help="answer a question and record the run")
+    p.add_argument("question", metavar="QUESTION")
+    p.add_argument("--variant", default="agentic", choices=VARIANT_CHOICES, help="agent variant (default agentic)")
+    p.add_argument("--json", action="store_true", help="print exactly one JSON object (the run summary)")
+    p.add_argument("--threshold", type=float, help="context-quality threshold 0..1 (default 0.6)")
+    p.add_argument("--max-attempts", type=int, help="retrieval attempts at most (default 2)")
+    p.add_argument("--top-k", type=int, help="documents per retrieval (default 4)")
+
+    runs = sub.add_parser("runs", parents=[common], help="list, show or delete recorded runs")
+    runs_sub = runs.add_subparsers(dest="runs_command", metavar="ACTION")
+    p = runs_sub.add_parser("list", parents=[common], help="recorded runs, newest first")
+    p.add_argument("--json", action="store_true", help="print one JSON array")
+    p.add_argument("--limit", type=int, default=20, help="how many (default 20)")
+    p.add_argument("--search", help="only runs whose question or answer contains this text")
+    p.add_argument("--variant", help="only runs of this variant")
+    p = runs_sub.add_parser("show", parents=[common], help="one run, step by step")
+    p.add_argument("run_id", metavar="RUN_ID", help="run id (a unique prefix of 4+ characters works)")
+    p.add_argument("--json", action="store_true", help="print the full trace as JSON")
+    p = runs_sub.add_parser("delete", parents=[common], help="delete one recorded run")
+    p.add_argument("run_id", metavar="RUN_ID")
+
+    sub.add_parser("status", parents=[common], help="backends, decision engine, counts")
+
+    for name, text in (("neo4j", "a local Neo4j: start | status | stop | build"),
+                       ("eval", "evaluate variants on a question set")):
+        p = sub.add_parser(name, parents=[common], help=text, add_help=False)
+        p.add_argument("rest", nargs=argparse.REMAINDER)
+    return parser
+
+
+# ---- entry point ----------------------------------------------------------------------------------------------------
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    _quiet_libraries()
+    parser = build_parser()
+    # neo4j / eval parse their own arguments: split there so their flags never reach our parser
+    split = _delegated_split(argv)
+    args = parser.parse_args(argv[: split + 1] if split is not None else argv)
+    if split is not None:
+        args.rest = argv[split + 1:]
+    if getattr(args, "data_dir", None):
+        os.environ["RAG_DATA_DIR"] = str(Path(args.data_dir).expanduser())
+    if not args.command:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    if args.command == "runs" and not args.runs_command:
+        print("error: say what to do with runs: python -m rag runs list | show RUN_ID | delete RUN_ID",
+              file=sys.stderr)
+        return EXIT_USAGE
+    handler = COMMANDS[args.command]
+    try:
+        return handler(args)
+    except CliError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a failure we did not foresee: one line, and where to look
+        from rag.types import RagError
+
+        if isinstance(exc, RagError):
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_FAILED
+        logging.getLogger("rag.cli").debug("unexpected error", exc_info=True)
+        print(f"error: {type(exc).__name__}: {exc} (run with RAG_DEBUG=1 for the traceback)", file=sys.stderr)
+        if os.environ.get("RAG_DEBUG"):
+            raise
+        return EXIT_FAILED
+
+
+def _delegated_split(argv: list[str]) -> int | None:
+    """Index of the ``neo4j`` / ``eval`` subcommand word in argv, if that is the subcommand."""
+    skip = False
+    for i, word in enumerate(argv):
+        if skip:
+            skip = False
+            continue
+        if word == "--data-dir":
+            skip = True
+            continue
+        if word.startswith("-"):
+            continue
+        return i if word in ("neo4j", "eval") else None
+    return None
+
+
+def _quiet_libraries() -> None:
+    """Library chatter goes to stderr, and only warnings: stdout is for results (and --json)."""
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    debug = bool(os.environ.get("RAG_DEBUG"))
+    logging.basicConfig(stream=sys.stderr, level=logging.DEBUG if debug else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    if not debug:  # some libraries set their own loggers to DEBUG on import: drop that below the handler
+        for handler in logging.getLogger().handlers:
+            handler.setLevel(logging.WARNING)
+
+
+@contextlib.contextmanager
+def stdout_to_stderr() -> Iterator[TextIO]:
+    """While the engine runs, anything written to stdout (Python or C level) goes to stderr.
+    Yields a stream onto the real stdout for the one result we print."""
+    sys.stdout.flush()
+    saved_fd = os.dup(1)
+    real = os.fdopen(os.dup(saved_fd), "w", encoding="utf-8", closefd=True)
+    os.dup2(2, 1)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield real
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved_fd, 1)
+        os.close(saved_fd)
+        real.flush()
+        real.close()
+
+
+# ---- helpers --------------------------------------------------------------------------------------------------------
+
+def _settings(**overrides: Any):
+    from rag.config import Settings
+
+    try:
+        return Settings.from_env(**{k: v for k, v in overrides.items() if v is not None})
+    except ValueError as exc:  # Settings says what was wrong, with the value
+        raise CliError(f"{exc}", EXIT_USAGE) from None
+
+
+def _open_kb(settings, engine=None):
+    from rag.kb import KnowledgeBase
+
+    return KnowledgeBase(settings, engine=engine)
+
+
+def _store(settings):
+    from rag.runstore import RunStore
+
+    return RunStore(settings.data_dir)
+
+
+def _print_json(data: Any, out: TextIO | None = None) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2, default=str), file=out or sys.stdout)
+
+
+def _table(headers: list[str], rows: list[list[Any]]) -> str:
+    cells = [[str(c) for c in row] for row in [headers, *rows]]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _one_line(text: str, limit: int = 70) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ---- commands -------------------------------------------------------------------------------------------------------
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    missing = [p for p in args.paths if not Path(p).exists()]
+    if missing:
+        raise CliError(f"no such file or folder: {', '.join(missing)} (check the path and try again)", EXIT_USAGE)
+    settings = _settings()
+    kb = _open_kb(settings)
+    try:
+        kb.check_embedder()
+        with stdout_to_stderr() as out:
+            results = kb.ingest_paths([Path(p) for p in args.paths],
+                                      progress=lambda name, stage, fraction: None)
+            if not results:
+                raise CliError("no supported files found (.txt .md .pdf .docx .html)", EXIT_FAILED)
+            for r in results:
+                if r.status == "error":
+                    print(f"error      {r.source}: {r.error}", file=out)
+                else:
+                    print(f"{r.status:<10} {r.source}  ({r.n_chunks} chunks, {r.n_entities} entities, "
+                          f"{r.n_relations} relations, {r.duration_ms:.0f} ms)  {r.doc_id[:12]}", file=out)
+            failed = sum(1 for r in results if r.status == "error")
+            summary = f"{len(results) - failed} of {len(results)} file(s) ingested into {settings.data_dir}"
+            print(summary + (f"; {failed} failed" if failed else ""), file=out)
+    finally:
+        kb.close()
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    kb = _open_kb(_settings())
+    try:
+        docs = kb.documents()
+    finally:
+        kb.close()
+    if not docs:
+        print("The knowledge base is empty. Add documents: python -m rag ingest PATH")
+        return EXIT_OK
+    print(_table(["doc id", "source", "chunks", "chars", "ingested at"],
+                 [[d.doc_id[:12], d.source, d.n_chunks, d.n_chars, d.ingested_at[:19]] for d in docs]))
+    return EXIT_OK
+
+
+def _resolve_doc_id(kb, doc_id: str) -> str:
+    ids = [d.doc_id for d in kb.documents()]
+    if doc_id in ids:
+        return doc_id
+    matches = [i for i in ids if i.startswith(doc_id)] if len(doc_id) >= 4 else []
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise CliError(f"{doc_id!r} matches {len(matches)} documents: give more characters of the id", EXIT_USAGE)
+    raise CliError(f"no document with id {doc_id!r} (list them: python -m rag docs)", EXIT_FAILED)
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    kb = _open_kb(_settings())
+    try:
+        doc_id = _resolve_doc_id(kb, args.doc_id)
+        source = next((d.source for d in kb.documents() if d.doc_id == doc_id), doc_id)
+        kb.delete(doc_id)
+    finally:
+        kb.close()
+    print(f"deleted {source} ({doc_id[:12]})")
+    return EXIT_OK
+
+
+def cmd_reset(args: argparse.Namespace) -> int:
+    settings = _settings()
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise CliError("reset removes every document, vector and graph fact: add --yes to confirm", EXIT_USAGE)
+        reply = input(f"Remove every document, vector and graph fact in {settings.data_dir}? [y/N] ")
+        if reply.strip().lower() not in ("y", "yes"):
+            print("nothing removed")
+            return EXIT_OK
+    kb = _open_kb(settings)
+    try:
+        with stdout_to_stderr():
+            kb.reset()
+    finally:
+        kb.close()
+    print(f"the knowledge base in {settings.data_dir} is empty now (recorded runs are kept)")
+    return EXIT_OK
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from rag.engines import get_engine
+    from rag.variants import run_question
+
+    settings = _settings(threshold=args.threshold, max_attempts=args.max_attempts, top_k=args.top_k)
+    with stdout_to_stderr() as out:
+        engine = get_engine(settings)
+        kb = _open_kb(settings, engine=engine)
+        try:
+            kb.check_embedder()
+            if not args.json and not kb.documents():
+                print("note: the knowledge base is empty (add documents: python -m rag ingest PATH)",
+                      file=sys.stderr)
+            run = run_question(args.question, kb=kb, engine=engine, settings=settings, variant=args.variant,
+                               store=_store(settings))
+        finally:
+            kb.close()
+        if args.json:
+            _print_json(run.to_cli_json(), out)
+        else:
+            print(_format_run(run), file=out)
+    return EXIT_FAILED if run.error else EXIT_OK
+
+
+def _format_run(run, steps: bool = False) -> str:
+    lines = [run.answer, ""]
+    if run.citations:
+        lines.append("Sources:")
+        lines += [f"  [{i + 1}] {c.source}" + (f" #{c.chunk_index}" if c.chunk_index is not None else "")
+                  + f": {_one_line(c.text, 90)}" for i, c in enumerate(run.citations)]
+        lines.append("")
+    flags = [f for f, on in (("abstained", run.abstained), ("partial", run.partial)) if on]
+    lines.append(f"route {run.route or '-'} · stop {run.stop_reason or '-'}"
+                 + (f" · {', '.join(flags)}" if flags else "")
+                 + f" · {len(run.attempts)} attempt(s) · quality {[round(q, 2) for q in run.quality_scores]}"
+                 + f" · {run.llm_calls} model call(s) · {run.wall_ms:.0f} ms")
+    lines.append("path: " + " → ".join(run.path))
+    for a in run.attempts:
+        lines.append(f"  attempt {a.number}: {a.strategy:<6} quality {a.quality if a.quality is not None else '-'}"
+                     f" / {a.threshold}  {a.n_documents} docs, {a.n_correct} correct  [{a.status}]"
+                     f"  query: {_one_line(a.query, 50)}" + (f"  ({_one_line(a.note, 60)})" if a.note else ""))
+    if run.error:
+        lines.append(f"error: {run.error}")
+    if steps:
+        lines += ["", "steps:"]
+        for s in run.steps:
+            mark = "" if s.status == "ok" else f" [{s.status}]"
+            lines.append(f"  {s.index:>2}. {s.node:<17} {s.duration_ms:>8.1f} ms  {_one_line(s.decision, 30)}{mark}"
+                         f"  — {_one_line(s.reason, 90)}")
+            for d in s.documents:
+                if d.grade is not None or s.node.startswith("retrieve_") and run.variant == "naive":
+                    grade = f"{d.grade} ({d.grade_score:.2f})" if d.grade else "not graded"
+                    lines.append(f"        {d.source:<28} score {d.score:.3f}  {grade}  {_one_line(d.text, 50)}")
+    lines.append(f"run id: {run.run_id} (details: python -m rag runs show {run.run_id})")
+    return "\n".join(lines)
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    store = _store(_settings())
+    if args.runs_command == "list":
+        rows = store.list(limit=args.limit, search=args.search, variant=args.variant)
+        if args.json:
+            _print_json(rows)
+            return EXIT_OK
+        if not rows:
+            print("No runs recorded yet. Ask a question: python -m rag ask \"...\"")
+            return EXIT_OK
+        print(_table(["run id", "created", "variant", "route", "stop", "abst.", "calls", "ms", "question"],
+                     [[r["run_id"], r["created_at"][:19], r["variant"], r["route"] or "-", r["stop_reason"] or "-",
+                       "yes" if r["abstained"] else "", r["llm_calls"], f"{r['wall_ms']:.0f}",
+                       _one_line(r["question"], 50)] for r in rows]))
+        return EXIT_OK
+    if args.runs_command == "show":
+        run = store.get(args.run_id)
+        if run is None:
+            raise CliError(f"no run with id {args.run_id!r} (list them: python -m rag runs list)", EXIT_FAILED)
+        if args.json:
+            print(store.export_json(run.run_id))
+        else:
+            print(f"question: {run.question}\nvariant: {run.variant} · engine {run.engine.get('engine') or run.engine.get('name', '-')}"
+                  f" · created {run.created_at}\n")
+            print(_format_run(run, steps=True))
+        return EXIT_OK
+    if args.runs_command == "delete":
+        if not store.delete(args.run_id):
+            raise CliError(f"no run with id {args.run_id!r} (list them: python -m rag runs list)", EXIT_FAILED)
+        print(f"deleted run {args.run_id}")
+        return EXIT_OK
+    raise CliError(f"unknown runs action {args.runs_command!r}", EXIT_USAGE)
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from rag.engines import get_engine
+
+    settings = _settings()
+    with stdout_to_stderr() as out:
+        engine = get_engine(settings)
+        kb = _open_kb(settings, engine=engine)
+        try:
+            statuses = kb.status()
+            try:
+                counts = kb.counts()
+            except Exception as exc:
+                counts = {"error": str(exc)}
+        finally:
+            kb.close()
+        runs = _store(settings).count()
+        print(f"data directory: {settings.data_dir}", file=out)
+        print(_table(["component", "backend", "state", "detail"],
+                     [[s.component, s.backend, s.state, s.detail] for s in statuses]), file=out)
+        hints = [f"  {s.component}: {s.how_to_enable}" for s in statuses if s.state != "active" and s.how_to_enable]
+        if hints:
+            print("to enable:\n" + "\n".join(hints), file=out)
+        print("contents: " + ", ".join(f"{v} {k}" for k, v in counts.items()) + f", {runs} recorded runs", file=out)
+        print(f"agent: threshold {settings.threshold}, max attempts {settings.max_attempts}, top-k {settings.top_k}",
+              file=out)
+    return EXIT_FAILED if any(s.state == "error" for s in statuses) else EXIT_OK
+
+
+def _delegate(module_name: str, args: argparse.Namespace, extra: list[str]) -> int:
+    import importlib
+
+    try:
+        module = importlib.import_module(module_name)
+        cli_main = module.cli_main
+    except (ImportError, AttributeError):
+        print(f"'{args.command}' is not available yet in this version.", file=sys.stderr)
+        return EXIT_FAILED
+    return int(cli_main([*args.rest, *extra]) or 0)
+
+
+def cmd_neo4j(args: argparse.Namespace) -> int:
+    # rag neo4j's own --data-dir is Neo4j's folder; ours reaches it through RAG_DATA_DIR (set in main)
+    return _delegate("rag.neo4j_local", args, [])
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    extra = []
+    if getattr(args, "data_dir", None) and "--data-dir" not in args.rest and args.rest[:1] != ["convert-peer"]:
+        extra = ["--data-dir", str(Path(args.data_dir).expanduser())]
+    return _delegate("rag.eval.cli", args, extra)
+
+
+COMMANDS = {"ingest": cmd_ingest, "docs": cmd_docs, "delete": cmd_delete, "reset": cmd_reset, "ask": cmd_ask,
+            "runs": cmd_runs, "status": cmd_status, "neo4j": cmd_neo4j, "eval": cmd_eval}
