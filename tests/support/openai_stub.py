@@ -48,7 +48,7 @@ class Reply:
 class Recorded:
     path: str
     body: dict[str, Any]
-    headers: dict[str, str]
+    headers: dict[str, str]  # lower-case names
     at: float = field(default_factory=time.time)
 
 
@@ -85,10 +85,9 @@ def hashed_embedding(text: str, dim: int = 64) -> list[float]:
     for tok in tokens or [""]:
         h = hashlib.sha256(tok.encode()).digest()
         vec[int.from_bytes(h[:4], "big") % dim] += 1.0 if h[4] % 2 else -1.0
-    norm = math.sqrt(sum(v * v for v in vec)) or 1.0
-    if norm == 0:
-        vec[0] = 1.0
-        return vec
+    norm = math.sqrt(sum(v * v for v in vec))
+    if norm == 0.0:  # every token cancelled out: still a unit vector
+        vec[0], norm = 1.0, 1.0
     return [v / norm for v in vec]
 
 
@@ -141,7 +140,7 @@ class OpenAIStub:
                     self._send(400, json.dumps({"error": {"message": "invalid JSON body"}}))
                     return
                 with stub._lock:
-                    stub.requests.append(Recorded(self.path, body, dict(self.headers.items())))
+                    stub.requests.append(Recorded(self.path, body, {k.lower(): v for k, v in self.headers.items()}))
                 if stub.latency_s:
                     time.sleep(stub.latency_s)
                 if self.path.rstrip("/").endswith("/chat/completions"):
