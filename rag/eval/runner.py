@@ -45,7 +45,7 @@ def _warm_up(kb: Any, question: str, settings: Settings) -> None:
 
 def evaluate(question_set: QuestionSet, variants: list[str], kb: Any, engine: DecisionEngine, settings: Settings,
              store: Any = None, progress: EvalProgress | None = None) -> dict[str, Any]:
-    """Run every question with each variant (question by question) and return the report.
+    """Run every question with each variant (question by question, alternating which variant goes first).
 
     Returns ``{"variants": {name: metrics}, "questions": [row, ...], "confusion": {name: {expected: {route: n}}},
     "question_set", "n_questions", "settings", "engine", "created_at", "wall_s"}``. Runs are saved to ``store``.
@@ -65,8 +65,9 @@ def evaluate(question_set: QuestionSet, variants: list[str], kb: Any, engine: De
     if question_set.questions:
         _warm_up(kb, question_set.questions[0].question, settings)
     done = 0
-    for q in question_set.questions:
-        for variant in variants:
+    for number, q in enumerate(question_set.questions):
+        # alternate which variant goes first, so warm caches and machine noise do not favour one of them
+        for variant in (variants if number % 2 == 0 else variants[::-1]):
             if progress:
                 progress(done, total, f"{variant} · {q.id}")
             try:
@@ -83,6 +84,10 @@ def evaluate(question_set: QuestionSet, variants: list[str], kb: Any, engine: De
             done += 1
     if progress:
         progress(done, total, "done")
+    position = {v: i for i, v in enumerate(variants)}
+    rows.sort(key=lambda r: position[r["variant"]])  # stable: question order within each variant
+    order = {q.id: i for i, q in enumerate(question_set.questions)}
+    rows.sort(key=lambda r: order[r["id"]])  # then question by question, variants in the order asked
     by_variant = {v: [r for r in rows if r["variant"] == v] for v in variants}
     try:
         engine_info = dict(engine.describe())
