@@ -8,20 +8,20 @@ import streamlit as st
 from rag_ui import resources
 from rag_ui.state import TEACHING_NOTES, init_state, keep_widget_values
 
-st.set_page_config(page_title="Agentic RAG inspector", page_icon="🧭", layout="wide")
+st.set_page_config(page_title="Agentic RAG inspector", page_icon=":material/explore:", layout="wide")
 init_state()
 keep_widget_values()
 
 HERE = Path(__file__).resolve().parent
 pages = [
-    st.Page("pages/home.py", title="Home", icon="🏠", default=True),
-    st.Page("pages/documents.py", title="Documents", icon="📄"),
-    st.Page("pages/ask.py", title="Ask", icon="💬"),
-    st.Page("pages/inspector.py", title="Trace inspector", icon="🔍"),
-    st.Page("pages/graph.py", title="Knowledge graph", icon="🕸️"),
+    st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
+    st.Page("pages/documents.py", title="Documents", icon=":material/description:"),
+    st.Page("pages/ask.py", title="Ask", icon=":material/chat:"),
+    st.Page("pages/inspector.py", title="Trace inspector", icon=":material/manage_search:"),
+    st.Page("pages/graph.py", title="Knowledge graph", icon=":material/hub:"),
 ]
 if (HERE / "pages" / "evaluate.py").exists():  # written by the evaluation work; listed once it is there
-    pages.append(st.Page("pages/evaluate.py", title="Evaluate", icon="📊"))
+    pages.append(st.Page("pages/evaluate.py", title="Evaluate", icon=":material/analytics:"))
 page = st.navigation(pages)
 
 with st.sidebar:

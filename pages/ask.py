@@ -12,7 +12,7 @@ init_state()
 s = resources.settings()
 kb = resources.knowledge_base(s)
 
-st.title("💬 Ask · 질문하기")
+st.title("Ask · 질문하기")
 
 
 def use_sample(question: str) -> None:

@@ -10,7 +10,7 @@ init_state()
 s = resources.settings()
 kb = resources.knowledge_base(s)
 
-st.title("📄 Documents · 문서")
+st.title("Documents · 문서")
 
 # ---- upload -----------------------------------------------------------------------------------------------------
 st.subheader("Upload · 업로드")

@@ -11,7 +11,7 @@ init_state()
 s = resources.settings()
 kb = resources.knowledge_base(s)
 
-st.title("🕸️ Knowledge graph · 지식 그래프")
+st.title("Knowledge graph · 지식 그래프")
 counts = kb.counts()
 st.caption(f"{counts.get('entities', 0)} entities · {counts.get('relations', 0)} relations · "
            f"backend: {kb.graph.backend}")

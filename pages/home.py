@@ -10,7 +10,7 @@ init_state()
 s = resources.settings()
 kb = resources.knowledge_base(s)
 
-st.title("🧭 Agentic RAG — demo and inspector")
+st.title("Agentic RAG — demo and inspector")
 st.markdown(
     "Ask a question about your documents and watch an agent **route, grade, re-check and re-route** before it "
     "answers, next to a naive RAG pipeline on the same index.  \n"
@@ -44,5 +44,5 @@ if not kb.counts().get("documents"):
 st.subheader("Backends · 백엔드")
 st.caption("Everything works offline with no keys. Set the environment variables below to switch a part to a real "
            "service, then restart the app.")
-st.dataframe(widgets.backend_status_frame(kb), hide_index=True, width="stretch")
+st.table(widgets.backend_status_frame(kb).set_index("component"))  # a table wraps the long how-to text
 st.caption(f"Data directory: `{s.data_dir}` (set `RAG_DATA_DIR` to move it).")

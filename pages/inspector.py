@@ -10,7 +10,7 @@ init_state()
 s = resources.settings()
 store = resources.run_store(s)
 
-st.title("🔍 Trace inspector · 실행 기록")
+st.title("Trace inspector · 실행 기록")
 if st.query_params.get("run"):  # a link like ?run=RUN_ID opens that run
     st.session_state[INSPECT_RUN_ID] = st.query_params["run"]
 
@@ -64,7 +64,7 @@ with tab_steps:
     else:
         number = len(run.steps)
     step = run.steps[number - 1] if run.steps else None
-    left, right = st.columns([2, 3])
+    left, right = st.columns([1, 1])
     with left:
         widgets.diagram_block(run, upto=number - 1 if run.steps else None)
     with right:

@@ -72,21 +72,33 @@ def grades_frame(run: Run) -> pd.DataFrame:
 
 
 def run_metrics(run: Run, other: Run | None = None) -> None:
-    """Model calls, tokens and wall time; with ``other``, the difference to it."""
+    """Model calls, tokens and wall time; with ``other``, the difference to it (more is shown in red)."""
     cols = st.columns(4)
-    tokens = run.tokens["total"]
-
-    def delta(a: float, b: float | None, fmt: str) -> str | None:
-        return None if b is None else fmt.format(a - b)
-
-    cols[0].metric("model calls", run.llm_calls, delta(run.llm_calls, other.llm_calls if other else None, "{:+d}"),
-                   delta_color="inverse")
-    cols[1].metric("tokens", tokens, delta(tokens, other.tokens["total"] if other else None, "{:+d}"),
-                   delta_color="inverse")
-    cols[2].metric("time", f"{run.wall_ms / 1000:.2f} s",
-                   delta(run.wall_ms / 1000, other.wall_ms / 1000 if other else None, "{:+.2f} s"),
-                   delta_color="inverse")
+    values = [("model calls", run.llm_calls, other.llm_calls if other else None, "{:+d}", str),
+              ("tokens", run.tokens["total"], other.tokens["total"] if other else None, "{:+d}", str),
+              ("time", run.wall_ms / 1000, other.wall_ms / 1000 if other else None, "{:+.2f} s", "{:.2f} s".format)]
+    for col, (label, mine, theirs, fmt, show) in zip(cols, values):
+        if theirs is None:
+            col.metric(label, show(mine))
+        elif round(mine - theirs, 2) == 0:
+            col.metric(label, show(mine), "same", delta_color="off", delta_arrow="off")
+        else:
+            col.metric(label, show(mine), fmt.format(mine - theirs), delta_color="inverse")
     cols[3].metric("attempts", len(run.attempts))
+
+
+def answer_markdown(text: str) -> str:
+    """The answer's lines as Markdown: "- " lines stay list items, other lines become paragraphs; "$" is escaped
+    so prices are not read as LaTeX."""
+    out: list[str] = []
+    previous_item = False
+    for line in (text or "").replace("$", "\\$").splitlines():
+        if not line.strip():
+            continue
+        item = line.lstrip().startswith(("- ", "* "))
+        out.append(("\n" if item and previous_item else "\n\n") + line)
+        previous_item = item
+    return "".join(out).strip()
 
 
 def answer_block(run: Run) -> None:
@@ -96,7 +108,7 @@ def answer_block(run: Run) -> None:
         st.warning("Abstained · 답변 보류 — the evidence did not support an answer.")
     elif run.partial:
         st.warning("Partial answer · 부분 답변 — the budget ran out; found and not found are listed.")
-    st.markdown(run.answer or "_(no answer)_")
+    st.markdown(answer_markdown(run.answer) or "_(no answer)_")
     st.caption(f"stop reason: {run.stop_reason or '-'} · route: {run.route or '-'} · run {run.run_id}")
 
 
@@ -185,11 +197,9 @@ def live_steps(container) -> Callable[[Step], None]:
 
 def step_detail(step: Step, run: Run) -> None:
     """Everything one step recorded: decision, reason, inputs, output, documents, prompts and raw model output."""
-    cols = st.columns(4)
-    cols[0].metric("node", step.node)
-    cols[1].metric("decision", step.decision or "-")
-    cols[2].metric("duration", f"{step.duration_ms:.0f} ms")
-    cols[3].metric("attempt", step.attempt or "-")
+    st.markdown(f"**node** `{step.node}` · **decision** `{step.decision or '-'}` · "
+                f"**duration** {step.duration_ms:.0f} ms · **attempt** {step.attempt or '-'} · "
+                f"**status** {step.status}")
     if step.status != "ok":
         st.error(f"status: {step.status} — {step.error or step.reason}")
     st.markdown(f"**Reason · 이유:** {step.reason or '-'}")

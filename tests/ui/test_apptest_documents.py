@@ -77,3 +77,12 @@ def test_oversized_upload_is_refused_before_ingest(open_app, monkeypatch):
     rows = at.session_state[INGEST_RESULTS]
     assert rows[0]["status"] == "error" and "limit" in rows[0]["error"]
     assert metric(at, "Documents · 문서") == 0
+
+
+def test_upload_limit_matches_the_server_limit():
+    import tomllib
+
+    from tests.ui.conftest import REPO
+
+    config = tomllib.loads((REPO / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["maxUploadSize"] == uploads.MAX_UPLOAD_MB

@@ -10,7 +10,7 @@ def test_empty_home_explains_and_shows_backends(open_app):
     at = open_app()  # the default page is Home
     assert "Agentic RAG" in at.title[0].value
     assert "knowledge base is empty" in texts(at)
-    status = at.dataframe[-1].value
+    status = at.table[0].value.reset_index()
     assert {"component", "backend", "state", "how to enable"} <= set(status.columns)
     assert len(status) >= 4  # vector store, graph store, engine, embeddings, web search
     assert status["state"].str.contains("active").any()

@@ -100,10 +100,23 @@ def settle(page, timeout_ms: int = 120_000) -> None:
         pytest.fail("Streamlit exception shown:\n" + boxes.first.inner_text()[:3000])
 
 
-def shot(page, name: str) -> Path:
+def shot(page, name: str, start_at: str | None = None, height: int | None = None) -> Path:
+    """Screenshot into test-artifacts/. Streamlit scrolls inside its main block, so the viewport is made as tall as
+    the content (or ``height``, starting at the element with text ``start_at``) for the picture, then restored."""
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / name
-    page.screenshot(path=str(path), full_page=True)
+    size = page.viewport_size
+    main = '[data-testid="stMain"]'
+    if start_at:
+        page.get_by_text(start_at, exact=True).first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    full = page.evaluate(f"() => document.querySelector('{main}').scrollHeight")
+    page.set_viewport_size({"width": size["width"], "height": min(height or full, 6000)})
+    page.wait_for_timeout(700)
+    if start_at:
+        page.get_by_text(start_at, exact=True).first.evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(300)
+    page.screenshot(path=str(path))
+    page.set_viewport_size(size)
     return path
 
 
@@ -146,8 +159,9 @@ def test_load_samples_ask_and_inspect(app_url, page, tmp_path):
     page.locator('[data-testid="stGraphVizChart"] svg').first.wait_for()
     page.get_by_text("Naive RAG side by side").wait_for()
     page.locator('[data-testid="stVegaLiteChart"], [data-testid="stArrowVegaLiteChart"]').first.wait_for()
-    page.wait_for_timeout(1000)  # let the chart and diagram finish drawing before the picture
-    shot(page, "ask.png")
+    page.wait_for_timeout(1000)  # let the chart and diagram finish drawing before the pictures
+    shot(page, "ask-full.png")
+    shot(page, "ask.png", start_at="Answer · 답변", height=1250)
 
     # Trace inspector: opened from the Ask page, on its last step
     page.get_by_role("button", name="Open this run in the trace inspector").click()
