@@ -475,3 +475,18 @@ def test_real_kb_node_exception_is_recorded(real_kb):
     assert_consistent(run)
     assert run.path[-1] == EVALUATE_CONTEXT and run.steps[-1].status == "failed"
     assert run.stop_reason == "error" and "divided by zero" in run.error
+
+
+def test_an_exception_from_on_step_reaches_the_caller(settings):
+    """A UI stops a script by raising from its callback: the run must not swallow that."""
+    class Stop(Exception):
+        pass
+
+    def on_step(step):
+        if step.node == GRADE_DOCUMENTS:
+            raise Stop()
+
+    engine = ScriptedEngine()
+    with pytest.raises(Stop):
+        run_question("Who founded Alpha?", make_kb(), engine, settings, on_step=on_step)
+    assert engine.count("evaluate") == 0  # the graph stopped there

@@ -424,29 +424,32 @@ class AgenticVariant:
             return recorder.finish()
         initial: AgentState = {"question": question, "query": question, "attempt": 0}
         final: dict = dict(initial)
-        stream = iter(graph.stream(initial, config={"recursion_limit": recursion_limit(settings.max_attempts)},
-                                   context=context, stream_mode=["updates", "values"]))
-        while True:
-            try:
-                mode, chunk = next(stream)
-            except StopIteration:
-                break
-            except NodeFailed as failed:
-                recorder.add(failed.step)
-                recorder.fail(f"step '{failed.step.node}' failed: {failed.step.error}")
-                break
-            except GraphRecursionError:
-                recorder.fail(f"the graph hit its step limit ({recursion_limit(settings.max_attempts)} steps)")
-                break
-            except Exception as exc:  # a fault outside any node (graph wiring): still end with a message
-                recorder.fail(f"the agent graph failed: {error_text(exc)}")
-                break
-            if mode == "values":
-                final = chunk
-                continue
-            for update in chunk.values():  # on_step runs here, outside the graph: its exceptions propagate
-                for step in (update or {}).get("steps", []):
-                    recorder.add(step)
+        stream = graph.stream(initial, config={"recursion_limit": recursion_limit(settings.max_attempts)},
+                                   context=context, stream_mode=["updates", "values"])
+        try:
+            while True:
+                try:
+                    mode, chunk = next(stream)
+                except StopIteration:
+                    break
+                except NodeFailed as failed:
+                    recorder.add(failed.step)
+                    recorder.fail(f"step '{failed.step.node}' failed: {failed.step.error}")
+                    break
+                except GraphRecursionError:
+                    recorder.fail(f"the graph hit its step limit ({recursion_limit(settings.max_attempts)} steps)")
+                    break
+                except Exception as exc:  # a fault outside any node (graph wiring): still end with a message
+                    recorder.fail(f"the agent graph failed: {error_text(exc)}")
+                    break
+                if mode == "values":
+                    final = chunk
+                    continue
+                for update in chunk.values():  # on_step runs here, outside the graph: its exceptions propagate
+                    for step in (update or {}).get("steps", []):
+                        recorder.add(step)
+        finally:  # also when on_step raised: release the graph's stream
+            stream.close()
 
         run.route = final.get("route")
         run.attempts = list(final.get("attempts") or [])
