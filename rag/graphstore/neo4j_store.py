@@ -28,6 +28,8 @@ from rag.types import Entity, RagError, Relation, ToolUnavailable
 BATCH_SIZE = 500  # rows per UNWIND statement (all statements of one document share one transaction)
 CONNECT_TIMEOUT_S = 5.0
 RETRY_TIME_S = 5.0  # how long the driver retries a transaction on transient errors before giving up
+LOGIN_REFUSED_CODES = ("Neo.ClientError.Security.Unauthorized", "Neo.ClientError.Security.AuthenticationRateLimit",
+                       "Neo.ClientError.Security.CredentialsExpired", "Neo.ClientError.Security.TokenExpired")
 BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 START_HINT = "start one with `python -m rag neo4j start`, or unset NEO4J_URI to use the embedded graph store"
 
@@ -144,7 +146,9 @@ class Neo4jGraphStore:
         if isinstance(exc, RagError):
             return exc
         during = f" (while {action})" if action else ""
-        if isinstance(exc, errors.AuthError):
+        login_refused = isinstance(exc, errors.AuthError) or (
+            isinstance(exc, errors.Neo4jError) and getattr(exc, "code", None) in LOGIN_REFUSED_CODES)
+        if login_refused:  # wrong credentials, or locked after too many wrong ones (AuthenticationRateLimit)
             what = ("no password was given: set NEO4J_PASSWORD" if not self._password_set
                     else "check NEO4J_USER and NEO4J_PASSWORD")
             return ToolUnavailable(f"Neo4j at {self.uri} refused the login of user {self.user!r}{during}: {what}. "
