@@ -5,6 +5,7 @@ and the real knowledge base in tests/test_agentic_kb.py.
 """
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -490,3 +491,50 @@ def test_an_exception_from_on_step_reaches_the_caller(settings):
     with pytest.raises(Stop):
         run_question("Who founded Alpha?", make_kb(), engine, settings, on_step=on_step)
     assert engine.count("evaluate") == 0  # the graph stopped there
+
+
+# ---- the llm engine end to end: real langchain-openai client against the stub on 127.0.0.1 -------------------
+
+def test_llm_engine_run_records_every_model_call_and_survives_malformed_output(settings):
+    from rag.engines import get_engine
+    from tests.support.openai_stub import OpenAIStub, purpose_of
+
+    key = "sk-test-never-in-a-trace-123"
+    quality = iter([0.3, 0.9])
+
+    def respond(body):
+        purpose = purpose_of(body)
+        if purpose == "classify":
+            return {"strategy": "vector", "reason": "a factual question about the documents"}
+        if purpose == "grade":
+            text = body["messages"][-1]["content"]
+            if "sells search software" in text:
+                return "this is not JSON at all"  # malformed: recorded, a safe default is used
+            return {"label": "correct", "score": 0.9, "reason": "states the founder"}
+        if purpose == "quality":
+            return {"score": next(quality), "reason": "scripted"}
+        if purpose == "answer":
+            return {"conclusion": "Kim founded Alpha.", "evidence": ["Kim founded Alpha [1]"], "citations": [1],
+                    "uncertainty": "none", "insufficient_evidence": False}
+        return "unexpected"
+
+    docs = [make_doc("a:0", "Kim founded Alpha in 2019."), make_doc("a:1", "Alpha sells search software.")]
+    kb = make_kb(vector=ListTool("vector", docs), graph=ListTool("graph", [make_doc("t:1", "Alpha founded_by Kim",
+                                                                                  tool="graph")]))
+    with OpenAIStub(respond=respond) as stub:
+        llm_settings = settings.with_(engine="llm", openai_api_key=key, openai_base_url=stub.base_url,
+                                      llm_timeout_s=20)
+        engine = get_engine(llm_settings)
+        run = run_question("Who founded Alpha?", kb, engine, llm_settings)
+        n_requests = len(stub.requests)
+    assert_consistent(run)
+    assert run.error is None
+    assert run.path == [CLASSIFY, RETRIEVE_VECTOR, *LOOP, RE_ROUTE, RETRIEVE_GRAPH, *LOOP, GENERATE]
+    assert run.quality_scores == [0.3, 0.9]
+    assert run.llm_calls == n_requests == 1 + 2 + 1 + 1 + 1 + 1  # classify, 2+1 grades, 2 evaluates, answer
+    assert run.tokens["total"] > 0
+    malformed = [c for c in run.model_calls if c.error]
+    assert len(malformed) == 1 and malformed[0].purpose == "grade"
+    assert run.answer.startswith("Kim founded Alpha") or "Kim founded Alpha." in run.answer
+    assert key not in json.dumps(run.to_dict(), ensure_ascii=False)
+    assert run.settings["openai_api_key"] == "set"
