@@ -12,7 +12,9 @@ What it measures, in one process and one run (machines are noisy: read the ratio
     callback.
 (b) agentic vs naive — every question of ``sample_docs/questions.jsonl`` through ``run_question`` with both variants
     on the same index and the same decision engine (offline by default): wall time mean / p50 / p95, their ratio, and
-    the model calls recorded in the traces (the offline engine makes none; ``--engine llm`` prices real calls).
+    the model calls recorded in the traces (the offline engine makes none).
+The llm engine's cost (model calls priced by a fixed per-call latency against the local stub) is measured by
+``bench/bench_llm_cost.py``; hybrid retrieval latency as the collection grows by ``bench/bench_retrieval.py``.
 
 Everything runs in a temporary data directory on the embedded backends (Chroma PersistentClient, networkx graph);
 the web tool is left unconfigured so nothing leaves the machine. Results go to ``bench/results/`` (git-ignored) as
@@ -248,10 +250,9 @@ def key_fact_hit(answer: str, expected: list[list[str]]) -> bool | None:
     return hit(answer, expected)
 
 
-def bench_variants(questions: list[dict[str, Any]], kb: KnowledgeBase, settings: Settings, engine_name: str,
+def bench_variants(questions: list[dict[str, Any]], kb: KnowledgeBase, settings: Settings, engine: Any,
                    repeat: int, variants: tuple[str, ...] = ("naive", "agentic"),
                    log: Callable[[str], None] = print) -> dict[str, Any]:
-    engine = get_engine(settings, engine_name)
     # warm-up (first graph compile, first query embedding, BM25 index build): not counted
     for v in variants:
         run_question(questions[0]["question"], kb=kb, engine=engine, settings=settings, variant=v)
@@ -378,8 +379,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--questions", type=Path, default=REPO / "sample_docs" / "questions.jsonl")
     ap.add_argument("--synthetic-chunks", type=int, default=300,
                     help="size of the synthetic corpus in chunks (0: skip it)")
+    ap.add_argument("--limit", type=int, default=0, help="use only the first N questions (quick checks)")
     ap.add_argument("--repeat", type=int, default=1, help="passes over the question set per variant")
-    ap.add_argument("--embed-rounds", type=int, default=2, help="raw-embedder timings to take (best is kept)")
+    ap.add_argument("--embed-rounds", type=int, default=1,
+                    help="raw-embedder timings to take (the best is kept; 1 = one ingest and one raw embed, back to back)")
     ap.add_argument("--engine", default="offline", help="decision engine for (b): offline (default) or llm")
     ap.add_argument("--skip-variants", action="store_true", help="only measure ingest")
     ap.add_argument("--out", type=Path, default=REPO / "bench" / "results")
@@ -410,9 +413,11 @@ def main(argv: list[str] | None = None) -> int:
 
         variants = None
         questions = load_question_rows(args.questions)
+        if args.limit:
+            questions = questions[: args.limit]
         if not args.skip_variants:
             print(f"(b) agentic vs naive: {len(questions)} questions x {args.repeat}, engine {args.engine}")
-            variants = bench_variants(questions, kb, settings, args.engine, args.repeat)
+            variants = bench_variants(questions, kb, settings, get_engine(settings, args.engine), args.repeat)
 
         result = {
             "meta": {
