@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from rag_ui import resources, uploads, widgets
-from rag_ui.state import INGEST_RESULTS, UPLOAD_NONCE, init_state
+from rag_ui.state import INGEST_RESULTS, init_state
 
 init_state()
 s = resources.settings()
@@ -16,7 +16,7 @@ st.title("Documents · 문서")
 st.subheader("Upload · 업로드")
 files = st.file_uploader(
     f"Files ({', '.join(uploads.ACCEPTED)}; up to {uploads.MAX_UPLOAD_MB} MB each)", accept_multiple_files=True,
-    key=f"uploader_{st.session_state[UPLOAD_NONCE]}",
+    key="uploader",
     help="Other types are refused with a message; a file that cannot be read changes nothing.")
 c1, c2 = st.columns(2)
 chunk_size = c1.number_input("Chunk size (characters)", min_value=50, max_value=8000, value=s.chunk_size, step=50,
@@ -40,9 +40,7 @@ if st.button("Ingest · 넣기", type="primary", disabled=not files or chunk_ove
                                         chunk_overlap=int(chunk_overlap), progress=progress)
         progress.finish(f.name, result.status if result.status != "error" else "error")
         rows.extend(widgets.ingest_rows([result]))
-    st.session_state[INGEST_RESULTS] = rows
-    st.session_state[UPLOAD_NONCE] += 1  # a fresh, empty uploader
-    st.rerun()
+    st.session_state[INGEST_RESULTS] = rows  # the bars above stay; the table below says what happened
 
 rows = st.session_state[INGEST_RESULTS]
 if rows:

@@ -21,7 +21,7 @@ st.markdown(
 )
 
 st.subheader("Knowledge base · 지식 베이스")
-widgets.kb_counts(kb)
+counts_slot = st.container()  # filled after the button, so a load shows its new counts at once
 
 samples = resources.sample_doc_paths()
 if st.button(f"Load the sample documents ({len(samples)} files) · 샘플 문서 불러오기", type="primary",
@@ -31,7 +31,8 @@ if st.button(f"Load the sample documents ({len(samples)} files) · 샘플 문서
     for r in results:
         progress.finish(r.source, r.status if r.status != "error" else f"error — {r.error}")
     st.session_state[INGEST_RESULTS] = widgets.ingest_rows(results)
-    st.rerun()  # so the counts above show the new documents
+with counts_slot:
+    widgets.kb_counts(kb)
 if st.session_state[INGEST_RESULTS]:
     rows = st.session_state[INGEST_RESULTS]
     errors = [r for r in rows if r["status"] == "error"]

@@ -75,7 +75,7 @@ with tab_steps:
             widgets.step_detail(step, run)
     st.markdown("**Answer · 답변**")
     widgets.answer_block(run)
-    widgets.citations_block(run, key="inspector_cite")
+    widgets.citations_block(run, resources.knowledge_base(s), key="inspector_cite")
     st.download_button("Export this run as JSON", widgets.run_json(run), file_name=f"run-{run.run_id}.json",
                        mime="application/json", key="export_json")
 

@@ -44,12 +44,15 @@ FILL_CURRENT = "#fdd663"
 
 
 def graph_edges(variant: str = "agentic") -> list[tuple[str, str]]:
-    """All edges of a variant's graph as (from, to) pairs, read from the variant module."""
-    if variant == "naive":
-        from rag.variants import naive as module
-    else:
-        from rag.variants import agentic as module
-    return normalize_edges(getattr(module, "GRAPH_EDGES"))
+    """All edges of a variant's graph as (from, to) pairs: ``GRAPH_EDGES`` of ``rag.variants.<variant>``, or none
+    when that module has no static graph (then only the recorded path is drawn)."""
+    import importlib
+
+    try:
+        module = importlib.import_module(f"rag.variants.{variant}")
+    except ImportError:
+        return []
+    return normalize_edges(getattr(module, "GRAPH_EDGES", ()))
 
 
 def normalize_edges(edges: Iterable[Sequence[str]]) -> list[tuple[str, str]]:
@@ -105,6 +108,8 @@ def agent_dot(run: Run | None = None, upto: int | None = None,
             if name not in nodes:
                 nodes.append(name)
     taken = taken_edges(run, upto)
+    if not all_edges and run is not None:  # no static graph for this variant: the recorded path is the graph
+        all_edges = normalize_edges(run.edges)
     for _, src, dst in taken:  # a recorded edge the static graph lacks is still drawn, never hidden
         for name in (src, dst):
             if name not in nodes:

@@ -31,7 +31,6 @@ ASK_WITH_NAIVE = "ask_with_naive"  # also run naive RAG on the same question, si
 ASK_RESULT = "ask_result"  # {"run": Run, "naive": Run | None} of the last question asked in this session
 # documents page
 INGEST_RESULTS = "ingest_results"  # list of row dicts of the last upload, shown until the next one
-UPLOAD_NONCE = "upload_nonce"  # bumped after an ingest so the uploader starts empty again
 # trace inspector
 INSPECT_RUN_ID = "inspect_run_id"  # the run the inspector shows; set it and switch page to open a run
 COMPARE_RUN_ID = "compare_run_id"  # the second run of the side-by-side comparison
@@ -45,7 +44,6 @@ _DEFAULTS: dict[str, Any] = {
     ASK_WITH_NAIVE: True,
     ASK_RESULT: None,
     INGEST_RESULTS: None,
-    UPLOAD_NONCE: 0,
     INSPECT_RUN_ID: None,
     COMPARE_RUN_ID: None,
     GRAPH_ENTITY: None,

@@ -50,6 +50,7 @@ class IngestProgress:
         bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"{name}: {stage}")
 
     def finish(self, name: str, text: str) -> None:
+        """The file's last word: its status ("added", "unchanged", …) or "error"."""
         if name in self.bars:
             self.bars[name].progress(1.0, text=f"{name}: {text}")
 
@@ -148,7 +149,7 @@ def quality_block(run: Run) -> None:
         return
     st.altair_chart(chart, width="stretch")
     frame = quality_frame(run)
-    st.dataframe(frame[["attempt", "strategy", "query", "quality", "threshold", "passed", "status"]],
+    st.dataframe(frame[["attempt", "strategy", "quality", "threshold", "passed", "status", "query"]],
                  hide_index=True, width="stretch")
 
 

@@ -29,6 +29,14 @@ def test_sample_question_shows_path_grades_scores_and_naive(open_app, samples):
     assert run.variant == "agentic" and naive.variant == "naive"
     assert run.route == "vector" and run.steps and run.answer
 
+    # citations open the cited chunk, read back from the knowledge base
+    assert run.citations
+    labels = [e.label for e in at.expander]
+    for n, c in enumerate(run.citations, start=1):
+        assert any(label.startswith(f"[{n}] {c.source}") for label in labels)
+    chunk = resources.knowledge_base().get_chunk(run.citations[0].id)
+    assert chunk is not None and any(t.value == chunk.text for t in at.text)
+
     # the path: highlighted and numbered on the diagram, and as text
     spec = graphviz_specs(at)[0]
     for number, src, dst in diagram.taken_edges(run):

@@ -30,6 +30,7 @@ def test_upload_browse_delete_and_reset(open_app):
     rows = at.session_state[INGEST_RESULTS]
     assert [(r["file"], r["status"]) for r in rows] == [("atlas_notes.md", "added")]
     assert rows[0]["chunks"] >= 1
+    assert [e.proto.text for e in at.get("progress")] == ["atlas_notes.md: added"]  # one bar per file
     assert metric(at, "Documents · 문서") == 1
     documents = [d.value for d in at.dataframe if "doc id" in d.value.columns]
     assert list(documents[0]["file"]) == ["atlas_notes.md"]

@@ -1,7 +1,7 @@
 """The real app in a real browser: `streamlit run app.py` on 127.0.0.1 driven by Debian's headless Chromium.
 
 Flow: Home → load the sample documents → Documents (a bad upload is refused and changes nothing) → Ask a sample
-question → the trace inspector. Screenshots go to test-artifacts/; any Streamlit exception box fails the test.
+question → the trace inspector → the knowledge graph. Screenshots go to test-artifacts/; any Streamlit exception box fails the test.
 Chromium comes from apt (`/usr/bin/chromium`); `playwright install` is never needed.
 """
 from __future__ import annotations
@@ -172,3 +172,16 @@ def test_load_samples_ask_and_inspect(app_url, page, tmp_path):
     page.locator('[data-testid="stGraphVizChart"] svg').first.wait_for()
     page.wait_for_timeout(800)
     shot(page, "inspector.png")
+
+    # Knowledge graph: search an entity, its neighbourhood is drawn
+    page.goto(url + "/graph")
+    page.get_by_text("Knowledge graph").first.wait_for()
+    settle(page)
+    box = page.get_by_label("Search an entity · 개체 검색")
+    box.fill("Atlas")
+    box.press("Enter")
+    page.get_by_text("Relations with evidence").wait_for()
+    settle(page)
+    page.locator('[data-testid="stGraphVizChart"] svg').first.wait_for()
+    page.wait_for_timeout(800)
+    shot(page, "graph.png")

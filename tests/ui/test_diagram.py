@@ -90,3 +90,15 @@ def test_teaching_notes_use_the_recorded_step():
     assert "incorrect 1" in ko and "1 ambiguous" in en
     ko, en = notes.teaching_note(run.steps[3], run)
     assert "0.30" in ko and "re_route" in en
+
+
+def test_naive_and_unknown_variants_draw_their_own_graph():
+    from rag.variants.naive import GRAPH_EDGES as NAIVE_EDGES
+
+    assert diagram.graph_edges("naive") == diagram.normalize_edges(NAIVE_EDGES)
+    run = rerouted_run()
+    run.variant = "no_such_variant"
+    dot = diagram.agent_dot(run)
+    assert diagram.COLOR_FAIL not in edge_attrs(dot, "classify", "retrieve_vector")  # recorded path = the graph
+    assert 'label=" 1 "' in edge_attrs(dot, "__start__", "classify")
+    assert "retrieve_web" not in dot
