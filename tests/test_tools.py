@@ -1,0 +1,146 @@
+"""Retrieval tools on a real knowledge base: hybrid vector search, k-hop graph facts, web without a key."""
+from __future__ import annotations
+
+import pytest
+
+from rag.tools import TOOLS
+from rag.types import RetrievalTool, ToolUnavailable
+from tests.support.kb import build_kb, make_settings
+
+DOCS = {
+    "orion.md": "# Orion-3\n\nThe Orion-3 model was developed by Helix Labs. Orion-3 uses bge-reranker-v2-m3 "
+                "for reranking search results.",
+    "helix.txt": "Helix Labs is headquartered in Busan. In 2020, Jane Doe founded Helix Labs.",
+    "nova.md": "노바-7 모델은 에이펙스 랩스가 개발했다. 노바-7은 한국어 문서 요약에 쓰인다.",
+    "apex.md": "에이펙스 랩스의 본사는 판교에 있다. 에이펙스 랩스는 2019년에 설립되었다.",
+    "wage.txt": "2023년 최저임금은 시간당 9,620원이다. 최저임금위원회가 매년 결정한다.",
+    "salary.txt": "연봉 계약은 매년 3월에 갱신한다. 새 연봉은 3월 급여부터 적용된다.",
+    "alibaba.txt": "阿里巴巴的总部位于杭州。通义千问是阿里巴巴开发的大语言模型。",
+    "weather.txt": "The weather in Busan is mild in winter. Many tourists visit the beaches in summer.",
+}
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory):
+    kb = build_kb(tmp_path_factory.mktemp("tools-kb"), DOCS)
+    yield kb
+    kb.close()
+
+
+def test_registry_builds_every_tool_behind_the_protocol(kb):
+    assert set(TOOLS) == {"vector", "graph", "web"}
+    tools = kb.tools()
+    assert set(tools) == set(TOOLS)
+    for name, tool in tools.items():
+        assert isinstance(tool, RetrievalTool) and tool.name == name
+    assert kb.tools() is tools  # built once
+
+
+@pytest.mark.parametrize("query, source", [
+    ("2023년 최저임금은 얼마인가요?", "wage.txt"),
+    ("연봉 계약은 언제 갱신하나요?", "salary.txt"),
+    ("What does Orion-3 use for reranking?", "orion.md"),
+    ("Where is Helix Labs headquartered?", "helix.txt"),
+    ("阿里巴巴的总部在哪里？", "alibaba.txt"),
+    ("bge-reranker-v2-m3", "orion.md"),
+])
+def test_hybrid_search_finds_the_right_chunk_in_each_language(kb, query, source):
+    results = kb.tools()["vector"].run(query, 3)
+    assert results[0].source == source
+    top = results[0]
+    assert top.tool == "vector" and top.id == f"{top.doc_id}:{top.chunk_index}"
+    assert kb.get_chunk(top.id).text == top.text
+    # fused scores, best first, with both rankings' evidence kept for the grader
+    assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)
+    assert top.metadata["dense_rank"] is not None and top.metadata["bm25_rank"] is not None
+    assert top.score == pytest.approx(1 / (60 + top.metadata["dense_rank"]) + 1 / (60 + top.metadata["bm25_rank"]),
+                                      abs=1e-6)
+    for r in results:
+        assert 0.0 < r.metadata["dense_similarity"] <= 1.0
+        assert r.metadata["bm25_score"] >= 0.0
+
+
+def test_a_similar_but_wrong_chunk_ranks_below_the_right_one(kb):
+    # "salary contract" is close in meaning to a minimum-wage question; key terms still pick the wage fact
+    results = kb.tools()["vector"].run("2023년 최저임금", len(DOCS))
+    sources = [r.source for r in results]
+    wage, salary = results[sources.index("wage.txt")], results[sources.index("salary.txt")]
+    assert sources[0] == "wage.txt"
+    assert wage.metadata["bm25_score"] > salary.metadata["bm25_score"]
+    assert wage.metadata["dense_similarity"] > salary.metadata["dense_similarity"]
+
+
+def test_bm25_index_follows_changes_of_the_knowledge_base(tmp_path):
+    kb = build_kb(tmp_path / "kb", {"a.txt": "Quasar-9 is a telescope in Chile."})
+    tool = kb.tools()["vector"]
+    assert tool.run("Zephyr-5", 1)[0].metadata["bm25_score"] == 0.0
+    kb.ingest_bytes("b.txt", b"Zephyr-5 is a rocket engine.")
+    top = tool.run("Zephyr-5", 1)[0]
+    assert top.source == "b.txt" and top.metadata["bm25_score"] > 0.0
+    kb.delete(top.doc_id)
+    assert [r.source for r in tool.run("Zephyr-5", 3)] == ["a.txt"]
+    kb.close()
+
+
+def test_vector_tool_on_an_empty_knowledge_base(tmp_path):
+    kb = build_kb(tmp_path / "empty")
+    ok, reason = kb.tools()["vector"].available()
+    assert not ok and "empty" in reason
+    assert kb.tools()["vector"].run("anything", 3) == []
+    ok, reason = kb.tools()["graph"].available()
+    assert not ok and "no facts" in reason
+    assert kb.tools()["graph"].run("Helix Labs", 3) == []
+
+
+def test_graph_expands_two_hops_across_documents_with_evidence(kb):
+    results = kb.tools()["graph"].run("Where is the company that developed Orion-3 headquartered?", 4)
+    by_triple = {tuple(r.metadata["triple"]): r for r in results}
+    first = by_triple[("Orion-3", "developed_by", "Helix Labs")]
+    second = by_triple[("Helix Labs", "located_in", "Busan")]
+    assert first.metadata["hop"] == 1 and second.metadata["hop"] == 2
+    assert first.score > second.score
+    assert "Orion-3" in first.metadata["question_entities"]
+    # each fact carries its own sentence and file
+    assert first.source == "orion.md" and "developed by Helix Labs" in first.text
+    assert second.source == "helix.txt" and second.metadata["evidence"] == "Helix Labs is headquartered in Busan."
+    assert second.doc_id != first.doc_id
+    assert kb.get_chunk(second.metadata["chunk_id"]).source == "helix.txt"
+    assert all(r.tool == "graph" and r.id.startswith("rel:") for r in results)
+    # scores never increase with the hop
+    hops = [r.metadata["hop"] for r in sorted(results, key=lambda r: -r.score)]
+    assert hops == sorted(hops)
+
+
+def test_graph_two_hops_in_korean(kb):
+    results = kb.tools()["graph"].run("노바-7을 개발한 회사의 본사는 어디에 있나요?", 4)
+    triples = {tuple(r.metadata["triple"]): r.metadata["hop"] for r in results}
+    assert triples[("노바-7", "developed_by", "에이펙스 랩스")] == 1
+    assert triples[("에이펙스 랩스", "located_in", "판교")] == 2
+
+
+def test_graph_ids_are_stable(kb):
+    one = [r.id for r in kb.tools()["graph"].run("Helix Labs", 4)]
+    two = [r.id for r in kb.tools()["graph"].run("Helix Labs", 4)]
+    assert one == two and len(set(one)) == len(one)
+
+
+def test_graph_respects_the_hop_setting(tmp_path, kb):
+    from rag.tools.graph import GraphTool
+
+    one_hop = GraphTool(kb, kb.settings.with_(graph_hops=1))
+    results = one_hop.run("Where is the company that developed Orion-3 headquartered?", 6)
+    assert {r.metadata["hop"] for r in results} == {1}
+
+
+def test_web_without_a_key_is_unavailable_and_never_substituted(kb):
+    web = kb.tools()["web"]
+    assert web.available() == (False, "web search not configured: set TAVILY_API_KEY")
+    with pytest.raises(ToolUnavailable, match="TAVILY_API_KEY"):
+        web.run("오늘 환율", 3)
+
+
+def test_web_with_a_key_reports_available(tmp_path):
+    from rag.tools.web import WebTool
+
+    tool = WebTool(None, make_settings(tmp_path / "w", tavily_api_key="tvly-test"))
+    assert tool.available()[0] is True
