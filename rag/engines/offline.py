@@ -453,7 +453,8 @@ _KO_VERB_ENDINGS = ("해", "했", "되", "면", "고", "야")
 _KO_PARTICLES = ("이", "의", "에", "을", "를", "은", "는")
 _FILLER_PREFIXES = ("얼마", "며칠", "몇", "뭐", "무엇", "어떻", "누구", "어디", "언제", "어느", "어떤", "왜")
 _FILLER_WORDS = frozenset(
-    "있 있어 있을 있나 없 알 할 하 되 수 년 월 일 주세요 싶 싶어 궁금 생각 much many use uses used using does "
+    "있 있어 있을 있을까 있나 없 알 알려 할 하 되 수 년 월 일 하는데 하려고 주세요 싶 싶어 궁금 생각 "
+    "much many use uses used using does "
     "value values thing things way kind".split())
 # clause ends: a comma or semicolon (not inside a number list "4, 8"), Korean "…는데 / …지만", English "and / but"
 _CLAUSE_SPLIT = re.compile(r"(?<!\d)[,;，；]|[,;，；](?!\s*-?\d)|(?<=[가-힣])(?:는데|인데|지만)(?=[\s,])|\s(?:and|but)\s")
@@ -581,13 +582,22 @@ def _clean_sentence(sentence: str) -> str:
     return s
 
 
-_SOFT_BREAK = re.compile(r"(?<![.!?。！？:：|])\n(?!\s*(?:[-*•#|>]|\d+[.)]|\n))")
+_LIST_OR_HEADING = re.compile(r"^\s*(?:[-*•#|>]|\d+[.)]\s)")
 
 
 def _sentences(text: str) -> list[str]:
-    """Sentences of a chunk; a line break inside a sentence (wrapped text) is not a sentence end."""
-    joined = _SOFT_BREAK.sub(" ", text.strip())
-    return split_sentences(joined) or [text]
+    """Sentences of a chunk. A line wrapped inside a sentence is joined to the next one; headings and list
+    items (short lines, "1. …", "- …", "# …") stay on their own."""
+    merged: list[str] = []
+    for line in (raw.strip() for raw in text.strip().splitlines()):
+        previous = merged[-1] if merged else ""
+        wrapped = (previous and line and len(previous) >= 25 and not _LIST_OR_HEADING.match(line)
+                   and not re.search(r"[.!?。！？:：|]$", previous))
+        if wrapped:
+            merged[-1] = f"{previous} {line}"
+        else:
+            merged.append(line)
+    return split_sentences("\n".join(merged)) or [text]
 
 
 def _doc_text_for_grading(doc: Retrieved) -> str:
@@ -1026,8 +1036,10 @@ class OfflineEngine:
         return [{"role": "system", "content": f"offline engine, mode '{mode}' (rules, no language model): {description}"},
                 {"role": "user", "content": question}]
 
-    def _rank_sentences(self, terms: Sequence[str], docs: Sequence[Retrieved]) -> list[tuple[float, int, str, Coverage]]:
-        """(score, doc position, sentence, coverage) for every sentence of the docs, best first."""
+    def _rank_sentences(self, terms: Sequence[str], docs: Sequence[Retrieved],
+                        wants_value: bool = False) -> list[tuple[float, int, str, Coverage]]:
+        """(score, doc position, sentence, coverage) for every sentence of the docs, best first. When the question
+        asks for a value (몇 / 얼마 / how many / what value), a sentence that states a number ranks higher."""
         ranked: list[tuple[float, int, str, Coverage]] = []
         for pos, doc in enumerate(docs):
             for sentence in _sentences(doc.text):
@@ -1035,13 +1047,15 @@ class OfflineEngine:
                 if len(clean) < 12 or " " not in clean.strip() or sentence.lstrip().startswith("#"):
                     continue
                 cov = coverage_of(terms, clean)
-                ranked.append((cov.score - 0.01 * pos, pos, clean, cov))
+                bonus = 0.15 if wants_value and cov.score > 0 and re.search(r"\d", clean) else 0.0
+                ranked.append((cov.score + bonus - 0.01 * pos, pos, clean, cov))
         ranked.sort(key=lambda x: -x[0])
         return ranked
 
-    def _select(self, terms: Sequence[str], docs: Sequence[Retrieved]) -> list[tuple[int, str, Coverage]]:
+    def _select(self, terms: Sequence[str], docs: Sequence[Retrieved],
+                wants_value: bool = False) -> list[tuple[int, str, Coverage]]:
         """Greedy cover: the best sentence, then sentences that add uncovered key terms."""
-        ranked = self._rank_sentences(terms, docs)
+        ranked = self._rank_sentences(terms, docs, wants_value)
         if not ranked:
             return []
         chosen = [ranked[0]]
@@ -1061,7 +1075,7 @@ class OfflineEngine:
     def _answer_with_citations(self, question: str, pool: list[Retrieved], terms: Sequence[str], lang: str,
                                uncertainty: str | None) -> tuple[str, list[Citation], list[tuple[int, str, Coverage]]]:
         f = FRAMES[lang]
-        picked = self._select(terms, pool)
+        picked = self._select(terms, pool, wants_value=bool(VALUE_QUESTION.search(_norm(question))))
         order: list[int] = []
         for pos, _, _ in picked:
             if pos not in order:
@@ -1200,7 +1214,7 @@ class OfflineEngine:
             else:
                 missing.append(t)
         if not found:
-            text = f"{f['abstain']}\n{f['not_found']}: {_quote(terms) or question}"
+            text = f"{f['abstain']}\n{f['not_found']}: {_quote(terms, 12) or question}"
             return Answer(text, [], True, f"partial: no correct/ambiguous document covers any key term → abstain",
                           context=self._context(pool), prompt=template)
         order: list[int] = []
@@ -1208,9 +1222,12 @@ class OfflineEngine:
             if pos not in order:
                 order.append(pos)
         number = {pos: i + 1 for i, pos in enumerate(order)}
+        by_sentence: dict[tuple[int, str], list[str]] = {}
+        for t, pos, sentence in found:
+            by_sentence.setdefault((pos, sentence), []).append(t)
         lines = [f"{f['found']}:"]
-        lines += [f"- '{t}': {s} [{number[pos]}]" for t, pos, s in found]
-        lines.append(f"{f['not_found']}: " + (_quote(missing) if missing else "-"))
+        lines += [f"- {sentence} [{number[pos]}] ({_quote(ts, 12)})" for (pos, sentence), ts in by_sentence.items()]
+        lines.append(f"{f['not_found']}: " + (_quote(missing, 12) if missing else "-"))
         lines.append(f"{f['sources']}: " + "; ".join(f"[{number[p]}] {_cite_label(pool[p])}" for p in order))
         lines.append(f"{f['uncertainty']}: {f['partial_note']}")
         citations = [Citation(id=pool[p].id, source=pool[p].source, text=pool[p].text, doc_id=pool[p].doc_id,
