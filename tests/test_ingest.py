@@ -230,3 +230,70 @@ def test_embedder_is_shared_per_model_and_cosine_is_plain(tmp_path):
     other = first.embed_query("연봉 계약은 3월에 갱신한다")
     assert cosine(query, vector) > cosine(other, vector)
     assert cosine([0.0, 0.0], [1.0, 0.0]) == 0.0
+
+
+# ---- Chroma server (HttpClient) ---------------------------------------------------------
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def chroma_server(tmp_path):
+    """A real `chroma run` server (the CLI ships with the chromadb package) on 127.0.0.1."""
+    import os
+    import shutil
+    import subprocess
+    import time
+    import urllib.request
+
+    exe = shutil.which("chroma")
+    if exe is None:
+        pytest.skip("the chroma CLI is not installed")
+    port = _free_port()
+    log = open(tmp_path / "chroma.log", "wb")
+    proc = subprocess.Popen([exe, "run", "--path", str(tmp_path / "chroma-server"), "--host", "127.0.0.1",
+                             "--port", str(port)], stdout=log, stderr=subprocess.STDOUT,
+                            env={**os.environ, "ANONYMIZED_TELEMETRY": "False"})
+    deadline = time.time() + 90
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=2):
+                break
+        except OSError:
+            if proc.poll() is not None or time.time() > deadline:
+                proc.kill()
+                raise AssertionError("chroma server did not start: " + (tmp_path / "chroma.log").read_text())
+            time.sleep(0.5)
+    yield port
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.mark.integration
+def test_chroma_server_is_used_when_chroma_host_is_set(tmp_path, chroma_server):
+    kb = build_kb(tmp_path / "kb", {"orion.md": ORION, "helix.txt": HELIX}, chroma_host="127.0.0.1",
+                  chroma_port=chroma_server)
+    assert kb.vectors.backend == "chroma-http"
+    assert not (kb.settings.data_dir / "chroma").exists()  # nothing stored locally
+    assert kb.tools()["vector"].run("Where is Helix Labs headquartered?", 1)[0].source == "helix.txt"
+    status = next(s for s in kb.status() if s.component == "vector store")
+    assert (status.backend, status.state) == ("chroma (http)", "active")
+    assert f"127.0.0.1:{chroma_server}" in status.detail
+    kb.reset()
+    assert kb.counts()["chunks"] == 0
+
+
+def test_an_unreachable_chroma_server_is_reported(tmp_path):
+    kb = KnowledgeBase(make_settings(tmp_path / "kb", chroma_host="127.0.0.1", chroma_port=_free_port()))
+    result = kb.ingest_bytes("orion.md", ORION.encode())
+    assert result.status == "error" and "unreachable" in result.error and "CHROMA_HOST" in result.error
+    status = next(s for s in kb.status() if s.component == "vector store")
+    assert status.state == "error" and "unreachable" in status.detail
