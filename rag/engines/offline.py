@@ -98,6 +98,8 @@ RELATION_MARKERS = (
     # Chinese
     "关系", "谁开发", "谁创建", "谁负责", "哪个组织", "哪个团队", "哪个公司", "属于", "之间", "联系",
 )
+# Entity names too generic to count as "a known graph entity in the question".
+STOP_ENTITY_NAMES = frozenset({"ai", "it", "team", "팀", "회사", "company", "model", "모델"})
 # "X를 개발한 조직은 …", "the team that owns X": an entity described through a relation, then asked about
 RELATIVE_HOP_PATTERN = re.compile(
     r"[가-힣]+(?:한|은|는|던|된)\s+(?:조직|팀|회사|연구자|연구진|기관|부서|연구소|사람|저자|개발자|팀장|곳)"
@@ -295,7 +297,7 @@ class OfflineRules:
     correct_score: float = 0.60  # grade score needed for "correct" ...
     correct_coverage: float = 0.50  # ... plus this key-term coverage, plus every number of the question
     ambiguous_score: float = 0.35  # below this: "incorrect"
-    graph_hop_weight: float = 0.15  # graph facts: score = (1-w) * coverage + w * (1 / hop)
+    graph_hop_weight: float = 0.15  # graph facts: score divided by 1 + w * (hop - 1)
     quality_best: float = 0.50  # quality = best * support-weighted best grade score
     quality_coverage: float = 0.35  # + coverage * key-term coverage of the supporting documents together
     quality_share: float = 0.15  # + share * support-weighted share of documents
@@ -747,10 +749,15 @@ class OfflineEngine:
                 "grade_score": f"{r.sim_weight} * similarity rescaled to [{lo}, {hi}] + "
                                f"{1 - r.sim_weight:.2f} * key-term coverage (numbers count double)",
                 "correct": f"score >= {r.correct_score}, coverage >= {r.correct_coverage}, every number of the "
-                           "question present",
-                "ambiguous": f"score >= {r.ambiguous_score}, or missing a number of the question",
-                "incorrect": "below that, or none of the question's content words present",
-                "graph_fact_score": f"{1 - r.graph_hop_weight:.2f} * coverage + {r.graph_hop_weight} / hop",
+                           "question present, and every statistic it asks for (평균 / average / total …)",
+                "ambiguous": f"score >= {r.ambiguous_score}, or missing a number / statistic of the question",
+                "incorrect": "below that, or none of the content words of the asking clause present (a lead-in "
+                             "clause such as '연봉 계약할 때 참고하려고 하는데,' does not count)",
+                "graph_fact": "correct when its relation is one the question asks (cue words, e.g. '도시' → located_in) "
+                              "and it names a question entity; ambiguous when only one of the two holds; score = "
+                              f"(0.35 entity + 0.35 relation + 0.30 coverage) / (1 + {r.graph_hop_weight} × (hop − 1))",
+                "graph_quality": "coverage of the asked relations along a path from the question's entities "
+                                 "× (0.5 + 0.5 × key-term coverage); related_to stands in for a missing relation at ½",
                 "quality": f"{r.quality_best} * best support-weighted grade score + {r.quality_coverage} * key-term "
                            f"coverage of supporting docs + {r.quality_share} * share of supporting docs "
                            f"(correct = 1, ambiguous = {r.ambiguous_support})",
@@ -1354,7 +1361,3 @@ class OfflineEngine:
         from rag.extract import extract
 
         return extract(text, doc_id, chunk_id, source_file)
-
-
-# Entity names too generic to count as "a known graph entity in the question".
-STOP_ENTITY_NAMES = frozenset({"ai", "it", "team", "팀", "회사", "company", "model", "모델"})
