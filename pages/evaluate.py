@@ -20,7 +20,7 @@ st.session_state.setdefault(EVAL_REPORT, None)
 st.session_state.setdefault(EVAL_TABLE_NONCE, 0)
 base = resources.settings()
 
-st.title("📊 Evaluate · 평가")
+st.title("Evaluate · 평가")
 st.caption("Runs every question with each variant on the same index. Every run is stored, so each row opens its "
            "trace. 'Silent failure' = a confident answer that is wrong or that the documents do not support.")
 

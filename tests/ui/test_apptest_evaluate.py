@@ -49,7 +49,7 @@ def _app() -> AppTest:
 
 def test_sample_set_is_preselected_and_empty_kb_is_flagged():
     at = _app()
-    assert at.title[0].value.startswith("📊 Evaluate")
+    assert at.title[0].value.startswith("Evaluate")
     assert at.radio(key="eval_source").value.startswith("Sample questions")
     n = sum(1 for line in (REPO / "sample_docs" / "questions.jsonl").read_text(encoding="utf-8").splitlines()
             if line.strip())
@@ -98,4 +98,4 @@ def test_upload_run_and_open_a_row_in_the_inspector(small_kb):
     at.button(key="eval_open").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.session_state["inspect_run_id"] == wanted
-    assert at.title[0].value.startswith("🔍 Trace inspector")  # switched to the inspector on that run
+    assert at.title[0].value.startswith("Trace inspector")  # switched to the inspector on that run
