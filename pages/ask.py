@@ -6,7 +6,7 @@ import streamlit as st
 from rag.variants import run_question
 from rag_ui import resources, widgets
 from rag_ui.state import (ASK_MAX_ATTEMPTS, ASK_PENDING, ASK_RESULT, ASK_THRESHOLD, ASK_TOP_K, ASK_VARIANT,
-                          ASK_WITH_NAIVE, QUESTION, init_state, open_in_inspector)
+                          ASK_WITH_NAIVE, MAX_ATTEMPTS_LIMIT, QUESTION, TOP_K_LIMIT, init_state, open_in_inspector)
 
 init_state()
 s = resources.settings()
@@ -34,9 +34,9 @@ with st.expander("Settings · 설정"):
     c1.selectbox("Variant", resources.variant_names(), key=ASK_VARIANT)
     c2.slider("Quality threshold", 0.0, 1.0, step=0.05, key=ASK_THRESHOLD,
               help="Context quality (0–1) the agent needs before it answers.")
-    c3.number_input("Max attempts", min_value=1, max_value=6, step=1, key=ASK_MAX_ATTEMPTS,
+    c3.number_input("Max attempts", min_value=1, max_value=MAX_ATTEMPTS_LIMIT, step=1, key=ASK_MAX_ATTEMPTS,
                     help="Retrieval attempts (re-routes and rewrites included) before a partial answer.")
-    c4.number_input("Top-k", min_value=1, max_value=20, step=1, key=ASK_TOP_K)
+    c4.number_input("Top-k", min_value=1, max_value=TOP_K_LIMIT, step=1, key=ASK_TOP_K)
     st.checkbox("Also run naive RAG on the same question, side by side", key=ASK_WITH_NAIVE)
 
 st.text_area("Question · 질문", key=QUESTION, height=80, placeholder="예: 사내 검색 서비스 Atlas는 누가 만들었나요?")

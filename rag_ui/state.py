@@ -37,6 +37,9 @@ COMPARE_RUN_ID = "compare_run_id"  # the second run of the side-by-side comparis
 # knowledge graph page
 GRAPH_ENTITY = "graph_entity"
 
+MAX_ATTEMPTS_LIMIT = 10  # upper ends of the Ask page's settings
+TOP_K_LIMIT = 50
+
 _DEFAULTS: dict[str, Any] = {
     TEACHING_NOTES: False,
     QUESTION: "",
@@ -60,8 +63,9 @@ def init_state() -> None:
         s = Settings.from_env()
         st.session_state.setdefault(ASK_VARIANT, "agentic")
         st.session_state.setdefault(ASK_THRESHOLD, float(s.threshold))
-        st.session_state.setdefault(ASK_MAX_ATTEMPTS, int(s.max_attempts))
-        st.session_state.setdefault(ASK_TOP_K, int(s.top_k))
+        # clamped to the Ask page's widget ranges, so an unusual RAG_* environment value cannot break the page
+        st.session_state.setdefault(ASK_MAX_ATTEMPTS, min(int(s.max_attempts), MAX_ATTEMPTS_LIMIT))
+        st.session_state.setdefault(ASK_TOP_K, min(int(s.top_k), TOP_K_LIMIT))
 
 
 PERSISTENT_WIDGETS = (QUESTION, ASK_VARIANT, ASK_THRESHOLD, ASK_MAX_ATTEMPTS, ASK_TOP_K, ASK_WITH_NAIVE)

@@ -96,3 +96,12 @@ def test_ask_without_naive_and_other_settings(open_app, samples):
     assert len(run.attempts) <= 1
     assert "Naive RAG side by side · 단순 RAG와 비교" not in [s.value for s in at.subheader]
     assert json.loads(json.dumps(run.to_dict()))["settings"]["threshold"] == 0.95
+
+
+def test_environment_settings_are_the_defaults_within_the_widget_ranges(open_app, monkeypatch):
+    monkeypatch.setenv("RAG_THRESHOLD", "0.75")
+    monkeypatch.setenv("RAG_MAX_ATTEMPTS", "40")  # above the page's range: clamped, never an exception
+    at = open_app("pages/ask.py")
+    assert at.slider(key="ask_threshold").value == 0.75
+    assert at.number_input(key="ask_max_attempts").value == 10
+    assert "knowledge base is empty" in texts(at)
