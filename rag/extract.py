@@ -165,6 +165,14 @@ def _entity_type(name: str) -> str:
     return "concept"
 
 
+# "Meta acquired ...": a relation verb right after a sentence-initial word makes it a name
+_TRIGGER_VERB_RE = re.compile(
+    r"\s+(?:developed|created|built|designed|released|introduced|published|proposed|invented|develops|creates|"
+    r"builds|founded|co-founded|established|acquired|bought|purchased|leads|heads|manages|owns|operates|uses|"
+    r"relies|adopted|adopts|employs|belongs|joined|works|(?:is|was)\s+(?:headquartered|located|based|"
+    r"developed|founded|acquired|owned|led|part|a\s+subsidiary))\b")
+
+
 def _is_plain_capitalised(word: str) -> bool:
     """"Scores", "Everyone": capitalised only because a sentence starts with it (no digits, no inner capitals)."""
     return re.fullmatch(r"[A-Z][a-z]+", word) is not None
@@ -188,7 +196,7 @@ def _latin_mentions(sentence: str, known_names: frozenset[str] = frozenset()) ->
         # a lone capitalised word opening an English sentence is a name only if the text also
         # capitalises it mid-sentence ("Atlas is ..." with "The Atlas service" elsewhere)
         if english and start <= body_start and len(words) == 1 and _is_plain_capitalised(text) \
-                and text not in known_names:
+                and text not in known_names and not _TRIGGER_VERB_RE.match(sentence[start + len(text):]):
             continue
         found.append(Mention(start, start + len(text), text, _entity_type(text)))
     for m in _MODEL_RE.finditer(sentence):
@@ -214,7 +222,11 @@ def _korean_mentions(sentence: str) -> list[Mention]:
     run: list = []
 
     def flush() -> None:
-        if not run or not any(t.tag == "NNP" for t in run):
+        # a run is a name when kiwi saw a proper noun in it, or when it is a model-style name
+        # ("노바-7": syllables, a hyphen and digits, all attached)
+        model_like = any(t.tag == "SO" and t.form == "-" for t in run) and any(t.tag == "SN" for t in run) \
+            and all(b.start == a.start + a.len for a, b in zip(run, run[1:]))
+        if not run or not (any(t.tag == "NNP" for t in run) or model_like):
             run.clear()
             return
         # trim trailing common nouns that are separated by a space and are not organisation suffixes
@@ -299,11 +311,24 @@ def mid_sentence_names(sentences: list[str]) -> frozenset[str]:
     return frozenset(names)
 
 
-def find_mentions(sentence: str, known_names: frozenset[str] = frozenset()) -> list[Mention]:
+def _known_mentions(sentence: str, known_korean: frozenset[str]) -> list[Mention]:
+    """Korean names found elsewhere in the chunk, found again here by string match: kiwi tags an
+    unknown name as a proper noun in one sentence and as a common noun in the next."""
+    out = []
+    for name in known_korean:
+        for m in re.finditer(re.escape(name), sentence):
+            if m.start() == 0 or not re.match(r"[\uac00-\ud7a3A-Za-z0-9]", sentence[m.start() - 1]):
+                out.append(Mention(m.start(), m.end(), name, _entity_type(name)))
+    return out
+
+
+def find_mentions(sentence: str, known_names: frozenset[str] = frozenset(),
+                  known_korean: frozenset[str] = frozenset()) -> list[Mention]:
     """Entity mentions in one sentence, in order, with the Korean particle that follows each.
-    ``known_names``: capitalised words the surrounding text uses mid-sentence (see ``mid_sentence_names``)."""
-    return _merge(_latin_mentions(sentence, known_names) + _korean_mentions(sentence) + _quoted_mentions(sentence),
-                  sentence)
+    ``known_names``: capitalised words the surrounding text uses mid-sentence (see ``mid_sentence_names``);
+    ``known_korean``: Korean names already recognised elsewhere in the text."""
+    return _merge(_latin_mentions(sentence, known_names) + _korean_mentions(sentence) + _quoted_mentions(sentence)
+                  + _known_mentions(sentence, known_korean), sentence)
 
 
 # ---- relations -----------------------------------------------------------------
@@ -439,8 +464,10 @@ def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Ext
     seen: set[tuple[str, str, str]] = set()
     sentences = split_sentences(text)
     known_names = mid_sentence_names(sentences)
-    for sentence in sentences:
-        mentions = find_mentions(sentence, known_names)
+    first_pass = [find_mentions(sentence, known_names) for sentence in sentences]
+    known_korean = frozenset(m.name for ms in first_pass for m in ms if _has_hangul(m.name) and len(m.name) >= 2)
+    for sentence, first in zip(sentences, first_pass):
+        mentions = find_mentions(sentence, known_names, known_korean) if known_korean else first
         distinct: list[Mention] = []
         for m in mentions:
             key = entity_key(m.name)

@@ -297,3 +297,83 @@ def test_an_unreachable_chroma_server_is_reported(tmp_path):
     assert result.status == "error" and "unreachable" in result.error and "CHROMA_HOST" in result.error
     status = next(s for s in kb.status() if s.component == "vector store")
     assert status.state == "error" and "unreachable" in status.detail
+
+
+# ---- rule-based extraction ------------------------------------------------------------------
+def _triples(extraction) -> set[tuple[str, str, str]]:
+    return {(r.source, r.predicate, r.target) for r in extraction.relations}
+
+
+@pytest.mark.parametrize("sentence, triple", [
+    ("The Orion-3 model was developed by Helix Labs.", ("Orion-3", "developed_by", "Helix Labs")),
+    ("Helix Labs developed Orion-3 in 2023.", ("Orion-3", "developed_by", "Helix Labs")),
+    ("Helix Labs is headquartered in Busan.", ("Helix Labs", "located_in", "Busan")),
+    ("Meta acquired Instagram in 2012.", ("Meta", "acquired", "Instagram")),
+    ("Seoyeon Kim leads the Search Platform Team.", ("Seoyeon Kim", "leads", "Search Platform Team")),
+    ("Minji Park belongs to the Search Platform Team.", ("Minji Park", "belongs_to", "Search Platform Team")),
+    ("Gordon Cormack is a professor at the University of Waterloo.",
+     ("Gordon Cormack", "belongs_to", "University of Waterloo")),
+    ("Orion-3 uses bge-reranker-v2-m3 for reranking.", ("Orion-3", "uses", "bge-reranker-v2-m3")),
+    ("노바-7 모델은 에이펙스 랩스가 개발했다.", ("노바-7", "developed_by", "에이펙스 랩스")),
+    ("에이펙스 랩스가 노바-7을 개발했다.", ("노바-7", "developed_by", "에이펙스 랩스")),
+    ("에이펙스 랩스의 본사는 판교에 있다.", ("에이펙스 랩스", "located_in", "판교")),
+    ("Search Platform Team은 Atlas를 담당한다.", ("Search Platform Team", "owns", "Atlas")),
+    ("RRF는 Gordon Cormack 연구진이 2009년에\n제안했다.", ("RRF", "developed_by", "Gordon Cormack")),
+    ("카카오는 다음을 인수했다.", ("카카오", "acquired", "다음")),
+])
+def test_extraction_finds_the_relation_and_keeps_the_sentence(sentence, triple):
+    from rag.extract import extract
+
+    found = extract(sentence, "d", "d:0", "f.md")
+    assert triple in _triples(found)
+    [relation] = [r for r in found.relations if (r.source, r.predicate, r.target) == triple]
+    assert relation.evidence == " ".join(sentence.split("\n"))
+    assert (relation.doc_id, relation.chunk_id, relation.source_file) == ("d", "d:0", "f.md")
+    assert {triple[0], triple[2]} <= {e.name for e in found.entities}
+
+
+def test_korean_names_recognised_once_are_found_again_in_the_chunk():
+    from rag.extract import extract
+
+    # kiwipiepy tags the invented name as a proper noun before "가" but not before "는"
+    text = "에이펙스 랩스가 개발한 노바-7은 인기가 많다. 에이펙스 랩스는 판교에 있다."
+    assert ("에이펙스 랩스", "located_in", "판교") in _triples(extract(text, "d", "d:0"))
+
+
+def test_extraction_prefers_precision():
+    from rag.extract import extract
+
+    # no second entity, no relation; common capitalised words are not entities
+    found = extract("Scores from BM25 are never added directly. The weather is mild.", "d", "d:0")
+    assert found.relations == []
+    assert {e.name for e in found.entities} == {"BM25"}
+    # coordinated subjects share the relation; a sentence yields no relation to itself
+    both = _triples(extract("Nuri-LM과 임베딩 모델 Hanbit-Embed는 Hanbit Research가 만든 모델이다.", "d", "d:0"))
+    assert both == {("Nuri-LM", "developed_by", "Hanbit Research"), ("Hanbit-Embed", "developed_by", "Hanbit Research")}
+
+
+def test_sample_corpus_graph_questions_are_reachable_in_two_hops(tmp_path):
+    """Every graph question of sample_docs/questions.jsonl: the expected facts lie within two hops of the
+    entities the question names (extraction + graph store, no embeddings)."""
+    from rag.extract import extract
+    from rag.graphstore.embedded import EmbeddedGraphStore
+    from rag.loaders import load_document, split_text
+    from tests.support.kb import SAMPLE_DOCS
+
+    store = EmbeddedGraphStore(tmp_path / "graph.json")
+    for path in sorted(SAMPLE_DOCS.iterdir()):
+        if path.suffix not in (".md", ".txt", ".html", ".docx") or path.name == "README.md":
+            continue
+        text = load_document(path.name, path.read_bytes())
+        for i, chunk in enumerate(split_text(text, 800, 120)):
+            found = extract(chunk, path.stem, f"{path.stem}:{i}", path.name)
+            store.upsert(path.stem, found.entities, found.relations)
+    questions = [json.loads(line) for line in (SAMPLE_DOCS / "questions.jsonl").read_text("utf-8").splitlines()
+                 if line.strip()]
+    graph_questions = [q for q in questions if q["expected_route"] == "graph"]
+    assert graph_questions
+    for q in graph_questions:
+        seeds = store.search_entities(q["question"])
+        names = {n for r, _ in store.expand(seeds, hops=2) for n in (r.source, r.target)}
+        for group in q["expected"]:
+            assert any(g in names for g in group), (q["id"], group, seeds)
