@@ -100,8 +100,12 @@ def main(argv: list[str] | None = None) -> int:
             with OpenAIStub(respond=OracleModel(full.questions), latency_s=latency / 1000.0) as stub:
                 settings = offline.with_(engine="llm", openai_base_url=stub.base_url, openai_api_key="sk-bench",
                                          router_model="stub-model", generator_model="stub-model")
-                report = evaluate(qset, variants, kb, get_engine(settings), settings, store)
-                n_requests = len(stub.chat_requests)
+                engine = get_engine(settings)
+                # untimed warm-up: the first model call sets up the HTTP client, which must not count for one variant
+                evaluate(QuestionSet(name="warm-up", questions=chosen[:1]), variants, kb, engine, settings, store)
+                warm_requests = len(stub.chat_requests)
+                report = evaluate(qset, variants, kb, engine, settings, store)
+                n_requests = len(stub.chat_requests) - warm_requests
             entry = {"latency_ms": latency, "stub_requests": n_requests, "variants": {}}
             for name, m in report["variants"].items():
                 entry["variants"][name] = {k: m[k] for k in ("n_questions", "n_errors", "llm_calls_mean",
