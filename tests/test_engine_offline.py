@@ -275,3 +275,41 @@ def test_safe_eval_refuses_anything_but_arithmetic():
     for bad in ("__import__('os').system('true')", "open('x')", "9 ** 9 ** 9", "a + 1"):
         with pytest.raises((ValueError, SyntaxError)):
             safe_eval(bad)
+
+
+# ---- calibration on the sample corpus ----------------------------------------------------------------
+@pytest.fixture(scope="module")
+def sample_kb(tmp_path_factory):
+    from tests.support.kb import build_sample_kb
+
+    kb = build_sample_kb(tmp_path_factory.mktemp("sample-kb"))
+    yield kb
+    kb.close()
+
+
+@pytest.mark.slow
+@pytest.mark.integration
+@pytest.mark.skipif(not SAMPLE_QUESTIONS.exists(), reason="sample_docs/questions.jsonl not present")
+def test_sample_questions_pass_or_fail_the_quality_threshold_as_they_should(sample_kb):
+    """Covered questions reach the 0.6 threshold on their expected tool and the answer holds the expected facts;
+    uncovered (trap) questions stay below it and get no document graded correct."""
+    settings = sample_kb.settings
+    engine = OfflineEngine(settings)
+    rows = [json.loads(line) for line in SAMPLE_QUESTIONS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    problems = []
+    for row in rows:
+        if row["kind"] not in ("covered", "uncovered"):
+            continue
+        question = row["question"]
+        docs = sample_kb.tools()[row["expected_route"]].run(question, settings.top_k)
+        grades = [engine.grade(question, d) for d in docs]
+        quality = engine.evaluate(question, docs, grades)
+        if row["kind"] == "covered":
+            answer = engine.generate(question, docs, grades, "answer")
+            missing = [group for group in row["expected"]
+                       if not any(x.lower() in answer.text.lower() for x in group)]
+            if quality.score < settings.threshold or missing or answer.abstained:
+                problems.append((row["id"], quality.reason, missing))
+        elif quality.score >= settings.threshold or any(g.label == "correct" for g in grades):
+            problems.append((row["id"], quality.reason, [g.reason for g in grades]))
+    assert problems == []

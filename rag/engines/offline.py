@@ -99,7 +99,14 @@ RELATION_MARKERS = (
     "关系", "谁开发", "谁创建", "谁负责", "哪个组织", "哪个团队", "哪个公司", "属于", "之间", "联系",
 )
 # Entity names too generic to count as "a known graph entity in the question".
-STOP_ENTITY_NAMES = frozenset({"ai", "it", "team", "팀", "회사", "company", "model", "모델"})
+STOP_ENTITY_NAMES = frozenset({"ai", "it", "team", "teams", "팀", "회사", "company", "model", "모델", "people",
+                               "service", "product", "제품", "조직", "organization", "user", "users", "data"})
+
+
+def _specific(name: str) -> bool:
+    """An entity name specific enough to anchor a question ("Orbit", not "Team")."""
+    n = _norm(name).strip()
+    return len(n) >= 2 and n not in STOP_ENTITY_NAMES
 # "X를 개발한 조직은 …", "the team that owns X": an entity described through a relation, then asked about
 RELATIVE_HOP_PATTERN = re.compile(
     r"[가-힣]+(?:한|은|는|던|된)\s+(?:조직|팀|회사|연구자|연구진|기관|부서|연구소|사람|저자|개발자|팀장|곳)"
@@ -541,8 +548,8 @@ def graph_path(question: str, docs: Sequence[Retrieved],
         if doc.tool != "graph" or len(triple) != 3 or s <= 0:
             continue
         facts.append((pos, _norm(triple[0]), triple[1], _norm(triple[2])))
-        start |= {_norm(e) for e in (doc.metadata or {}).get("question_entities") or []}
-        start |= {_norm(e) for e in (triple[0], triple[2]) if len(e) >= 2 and _contains_phrase(q, e)}
+        start |= {_norm(e) for e in (doc.metadata or {}).get("question_entities") or [] if _specific(e)}
+        start |= {_norm(e) for e in (triple[0], triple[2]) if _specific(e) and _contains_phrase(q, e)}
     reached = set(start)
     filled: dict[str, float] = {}
     generic = 0
@@ -840,7 +847,7 @@ class OfflineEngine:
         found: list[str] = []
         for name in known_entities:
             n = _norm(name).strip()
-            if len(n) < 2 or n in STOP_ENTITY_NAMES:
+            if not _specific(name):
                 continue
             if _contains_phrase(q, n) and name not in found:
                 found.append(name)
@@ -921,9 +928,9 @@ class OfflineEngine:
         meta = doc.metadata or {}
         triple = meta.get("triple") or []
         ends = [triple[0], triple[2]] if len(triple) == 3 else []
-        q_entities = {_norm(e) for e in meta.get("question_entities") or []}
+        q_entities = {_norm(e) for e in meta.get("question_entities") or [] if _specific(e)}
         q = _norm(question)
-        return any(_norm(e) in q_entities or (len(e) >= 2 and _contains_phrase(q, e)) for e in ends)
+        return any(_specific(e) and (_norm(e) in q_entities or _contains_phrase(q, e)) for e in ends)
 
     # ---- evaluate -----------------------------------------------------------------------------------
     def _support(self, label: str | None) -> float:
