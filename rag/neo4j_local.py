@@ -119,7 +119,10 @@ def running_state(data_dir: Path) -> dict | None:
 
 
 def port_is_free(port: int) -> bool:
+    """Whether a server could listen on 127.0.0.1:port now (SO_REUSEADDR as Neo4j's own socket has it, so
+    connections of an earlier server still in TIME_WAIT do not count)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind(("127.0.0.1", port))
         except OSError:

@@ -16,7 +16,10 @@ import time
 import pytest
 
 from rag import neo4j_local
+from rag.config import Settings
+from rag.graphstore.neo4j_store import Neo4jGraphStore
 from rag.neo4j_local import EXIT_NOT_RUNNING, LOG_FILE, STATE_FILE, cli_main, port_is_free
+from rag.types import Entity, Relation, ToolUnavailable
 from tests.support.neo4j import neo4j_test_uri
 
 
@@ -78,7 +81,13 @@ def test_start_status_stop_cycle(tmp_path):
     port = int(uri.rsplit(":", 1)[1])
     assert uri.startswith("bolt://127.0.0.1:")
     assert f"export NEO4J_URI={uri} NEO4J_USER=neo4j" in started.stdout
+    settings = Settings.from_env(data_dir_override=tmp_path / "rag", neo4j_uri=uri, neo4j_password=password)
+    store = None
     try:
+        store = Neo4jGraphStore(settings)
+        store.upsert("d1", [Entity("Alice", "person")], [Relation("Alice", "leads", "Zeta Team", "Alice leads Zeta.",
+                                                                   "d1", "d1:0")])
+        assert store.counts() == {"entities": 2, "relations": 1}
         with GraphDatabase.driver(uri, auth=("neo4j", password)) as driver:
             records, _, _ = driver.execute_query("CREATE (n:CycleCheck {at: $t}) RETURN n.at AS at", t=startup_s)
             assert records[0]["at"] == startup_s
@@ -97,3 +106,8 @@ def test_start_status_stop_cycle(tmp_path):
     assert rag_neo4j("status", "--data-dir", str(data_dir), password=password).returncode == EXIT_NOT_RUNNING
     assert port_is_free(port)
     assert not (data_dir / STATE_FILE).exists()
+    # a store opened while the server ran now says plainly that it is gone
+    assert store is not None
+    with pytest.raises(ToolUnavailable, match=f"Neo4j at {uri} is not reachable .while counting"):
+        store.counts()
+    store.close()
