@@ -29,6 +29,14 @@ def test_sample_question_shows_path_grades_scores_and_naive(open_app, samples):
     assert run.variant == "agentic" and naive.variant == "naive"
     assert run.route == "vector" and run.steps and run.answer
 
+    # the steps were written live into a status box as each one finished, one line per step
+    statuses = {s.label.split(":")[0]: s for s in at.get("status")}
+    assert set(statuses) == {"agentic", "naive"}
+    lines = [m.value for m in statuses["agentic"].markdown]
+    assert len(lines) == len(run.steps) and all(f"{i + 1}. **{st.node}**" in line
+                                               for i, (st, line) in enumerate(zip(run.steps, lines)))
+    assert len(statuses["naive"].markdown) == len(naive.steps)
+
     # citations open the cited chunk, read back from the knowledge base
     assert run.citations
     labels = [e.label for e in at.expander]
