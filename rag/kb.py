@@ -199,7 +199,12 @@ class KnowledgeBase:
         return results
 
     def ingest_bytes(self, name: str, data: bytes, progress: ProgressCallback | None = None) -> IngestResult:
-        """Ingest one file's bytes. Never raises for a bad file: the result has status "error"."""
+        """Ingest one file's bytes. Never raises for a bad file: the result has status "error".
+
+        ``progress(file_name, stage, fraction)`` is called for every stage of ``INGEST_STAGES``, in
+        the order the work happens: parse, chunk, embed, entities (all computed first), then the
+        writes: vector store, graph. Identical content already indexed (under any name) is
+        "unchanged" and reports every stage at 1.0."""
         started = time.perf_counter()
         source = Path(name).name
         doc_id = document_id(data)
