@@ -30,8 +30,18 @@ def _embedded(tmp_path: Path) -> GraphStore:
     return EmbeddedGraphStore(tmp_path / "graph.json")
 
 
+def _neo4j(tmp_path: Path) -> GraphStore:
+    """The real Neo4j of the test run (skips without RAG_TEST_NEO4J_URI, fails under CI)."""
+    from rag.config import Settings
+    from rag.graphstore.neo4j_store import Neo4jGraphStore
+    from tests.support.neo4j import neo4j_overrides
+
+    return Neo4jGraphStore(Settings.from_env(data_dir_override=tmp_path, **neo4j_overrides()))
+
+
 BACKENDS: dict[str, Callable[[Path], GraphStore]] = {
     "embedded": _embedded,
+    "neo4j": _neo4j,
 }
 
 
