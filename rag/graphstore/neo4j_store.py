@@ -134,9 +134,12 @@ class Neo4jGraphStore:
         try:
             self._driver.verify_connectivity()
             self._ensure_schema()
-        except BaseException as exc:
+        except Exception as exc:
             self._driver.close()
-            raise self._translate(exc, None) from exc
+            translated = self._translate(exc, None)
+            if translated is exc:
+                raise
+            raise translated from exc
 
     # ---- plumbing ----------------------------------------------------------
     def _translate(self, exc: BaseException, action: str | None) -> BaseException:
