@@ -46,7 +46,9 @@ _ACRONYM_STOP = frozenset(
     ms MS AM PM USA US UK EU""".split()
 )
 _ORG_SUFFIXES_EN = ("inc", "inc.", "corp", "corp.", "corporation", "company", "labs", "lab", "ltd", "llc",
-                    "university", "institute", "foundation", "group", "bank", "ai", "research", "technologies")
+                    "university", "institute", "foundation", "group", "bank", "ai", "research", "technologies",
+                    "team", "department", "division", "office", "agency", "council", "committee", "center",
+                    "centre", "college", "school", "hospital", "ministry")
 _ORG_SUFFIXES_KO = ("대학교", "대학", "연구소", "연구원", "재단", "그룹", "은행", "전자", "병원", "센터", "회사",
                     "랩", "랩스", "본부", "학회", "협회", "공사", "테크", "소프트", "시스템즈", "코리아", "캠퍼스")
 
@@ -498,4 +500,27 @@ def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Ext
             seen.add(ident)
             relations.append(Relation(source=src, predicate=pred, target=tgt, evidence=sentence.strip(),
                                       doc_id=doc_id, chunk_id=chunk_id, source_file=source_file))
+    _type_from_relations(entities, relations)
     return Extraction(entities=list(entities.values()), relations=relations)
+
+
+# the role an entity plays in a relation says what it is: (predicate, side) -> type
+_ROLE_TYPES = {("leads", 0): "person", ("founded_by", 2): "person", ("located_in", 2): "place",
+               ("belongs_to", 2): "org", ("owns", 0): "org", ("acquired", 0): "org", ("acquired", 2): "org",
+               ("developed_by", 0): "product", ("owns", 2): "product", ("leads", 2): "org"}
+_PERSON_RE = re.compile(r"^[A-Z][a-z]+(?:[- ][A-Z][a-z]+){1,2}$")
+
+
+def _type_from_relations(entities: dict[str, Entity], relations: list[Relation]) -> None:
+    """Give "concept" entities a type from their role: who leads is a person, where is a place, ..."""
+    for r in relations:
+        for side, name in ((0, r.source), (2, r.target)):
+            entity = entities.get(entity_key(name))
+            if entity is None or entity.type != "concept":
+                continue
+            role = _ROLE_TYPES.get((r.predicate, side))
+            if role is None and r.predicate in ("belongs_to", "developed_by") and _PERSON_RE.match(name) \
+                    and not name.split()[-1].lower() in _ORG_SUFFIXES_EN:
+                role = "person"  # "Minji Park belongs to ...", "... was developed by Stephen Robertson"
+            if role:
+                entity.type = role

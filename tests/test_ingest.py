@@ -393,3 +393,14 @@ def test_ingest_paths_refuses_a_too_large_file_before_reading_it(kb, tmp_path):
     [result] = kb.ingest_paths([big])
     assert result.status == "error" and "too large" in result.error and "20 MB" in result.error
     assert kb.counts()["documents"] == 0
+
+
+def test_entity_types_come_from_names_and_roles():
+    from rag.extract import extract
+
+    found = extract("Seoyeon Kim leads the Search Platform Team. Helix Labs is headquartered in Busan. "
+                    "The Orion-3 model was developed by Helix Labs. Atlas was developed by Stephen Robertson.",
+                    "d", "d:0")
+    types = {e.name: e.type for e in found.entities}
+    assert types == {"Seoyeon Kim": "person", "Search Platform Team": "org", "Helix Labs": "org", "Busan": "place",
+                     "Orion-3": "model", "Atlas": "product", "Stephen Robertson": "person"}
