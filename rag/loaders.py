@@ -92,14 +92,26 @@ def _load_docx(name: str, data: bytes) -> str:
     return "\n\n".join(parts)
 
 
+_HTML_BLOCKS = ["p", "div", "li", "ul", "ol", "dl", "dt", "dd", "tr", "table", "section", "article", "header",
+                "footer", "nav", "aside", "main", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "figure",
+                "figcaption", "form", "hr", "title", "details", "summary"]
+
+
 def _load_html(name: str, data: bytes) -> str:
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(_decode_text(name, data), "html.parser")
     for tag in soup(["script", "style", "noscript", "template", "head"]):
         tag.decompose()
-    text = soup.get_text("\n")
-    lines = [re.sub(r"[ \t\u00a0]+", " ", line).strip() for line in text.splitlines()]
+    # block elements end lines; inline ones (<b>, <a>, <span>) stay inside their sentence
+    for tag in soup.find_all(_HTML_BLOCKS):
+        tag.insert_after("\n")
+    for cell in soup.find_all(["td", "th"]):
+        cell.insert_after(" | ")
+    for br in soup.find_all("br"):
+        br.replace_with("\n")
+    text = soup.get_text()
+    lines = [re.sub(r"[ \t\u00a0]+", " ", line).strip().removesuffix(" |").strip() for line in text.splitlines()]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 

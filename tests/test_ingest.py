@@ -16,7 +16,7 @@ from rag.kb import BackendStatus, KnowledgeBase
 from rag.types import INGEST_STAGES, RagError
 from rag.vectorstore import VectorStore, collection_name
 from tests.support.kb import build_kb, make_settings
-from tests.test_loaders import make_pdf
+from tests.test_loaders import make_docx, make_pdf
 
 ORION = ("The Orion-3 model was developed by Helix Labs. Orion-3 uses bge-reranker-v2-m3 for reranking.\n\n"
          "It answers questions about internal documents.")
@@ -60,6 +60,19 @@ def test_added_document_has_chunks_vectors_facts_and_registry_entry(kb):
     assert {s for _, s, _ in stages} == set(INGEST_STAGES)
     assert all(max(x for _, s2, x in stages if s2 == s) == 1.0 for s in INGEST_STAGES)
     assert {f for f, _, _ in stages} == {"orion.md"}
+
+
+@pytest.mark.parametrize("name, data", [
+    ("helix.pdf", make_pdf(["Helix Labs is headquartered in Busan."])),
+    ("helix.docx", make_docx(["Helix Labs is headquartered in Busan."])),
+    ("helix.html", b"<html><script>x=1</script><p>Helix Labs is headquartered in <b>Busan</b>.</p></html>"),
+])
+def test_every_format_ends_up_as_chunks_and_facts(kb, name, data):
+    result = kb.ingest_bytes(name, data)
+    assert result.status == "added", result.error
+    [chunk] = kb.chunks(result.doc_id)
+    assert "Helix Labs is headquartered in" in chunk.text and "Busan" in chunk.text and "x=1" not in chunk.text
+    assert ("Helix Labs", "located_in", "Busan") in graph_triples(kb)
 
 
 def test_reingesting_the_same_file_is_a_no_op(kb):

@@ -149,3 +149,10 @@ def test_split_text_chinese_sentence_ends():
 
 def test_split_text_keeps_short_text_whole():
     assert split_text("One short paragraph.", 800, 120) == ["One short paragraph."]
+
+
+def test_html_keeps_inline_markup_inside_sentences_and_separates_cells():
+    html = (b"<html><body><h2>Location</h2><p>Helix Labs is headquartered in <b>Busan</b>.</p>"
+            b"<table><tr><th>item</th><th>cycle</th></tr><tr><td>backup</td><td>daily</td></tr></table></body></html>")
+    assert load_document("a.html", html).splitlines() == [
+        "Location", "Helix Labs is headquartered in Busan.", "item | cycle", "backup | daily"]
