@@ -128,7 +128,8 @@ _kiwi_lock = threading.Lock()
 
 
 def _get_kiwi():
-    """kiwipiepy, loaded once per process (about 2-4 s): only Korean text needs it."""
+    """kiwipiepy, loaded once per process (about 1 s, plus about 3 s at the first tokenize): only
+    Korean text needs it."""
     global _kiwi
     with _kiwi_lock:
         if _kiwi is None:
@@ -141,7 +142,8 @@ def _get_kiwi():
 def warm_up() -> None:
     """Start loading kiwipiepy in a background thread (ingestion calls this before embedding)."""
     if _kiwi is None:
-        threading.Thread(target=_get_kiwi, name="kiwi-warm-up", daemon=True).start()
+        # the first tokenize() loads the rest of the model (~3 s); do that in the background too
+        threading.Thread(target=lambda: _get_kiwi().tokenize("준비"), name="kiwi-warm-up", daemon=True).start()
 
 
 @dataclass
