@@ -82,16 +82,21 @@ st.caption(f"{report['question_set']} · {report['n_questions']} questions · en
            "to this set. Context metrics count the documents the generator was given.")
 st.dataframe(pd.DataFrame(tables.metrics_rows(report)).drop(columns=["key"]), hide_index=True, width="stretch")
 
-left, right = st.columns(2)
-for col, keys, title in ((left, tables.RATE_METRICS, "Rates (0–1)"), (right, tables.COST_METRICS, "Cost")):
-    data = pd.DataFrame(tables.long_rows(report, keys))
-    if data.empty:
-        continue
-    chart = alt.Chart(data, title=title).mark_bar().encode(
-        x=alt.X("variant:N", title=None), y=alt.Y("value:Q", title=None), color="variant:N",
-        column=alt.Column("metric:N", title=None, header=alt.Header(labelAngle=0, labelLimit=110)),
-        tooltip=["metric", "variant", "value"])
-    col.altair_chart(chart.resolve_scale(y="independent" if keys is tables.COST_METRICS else "shared"))
+rates = pd.DataFrame(tables.long_rows(report, tables.RATE_METRICS))
+if not rates.empty:  # one horizontal group of bars per metric: long metric names stay readable
+    st.altair_chart(alt.Chart(rates, title="Rates (0–1) per variant").mark_bar().encode(
+        y=alt.Y("metric:N", title=None, sort=None, axis=alt.Axis(labelLimit=260)), yOffset="variant:N",
+        x=alt.X("value:Q", title=None, scale=alt.Scale(domain=[0, 1])), color="variant:N",
+        tooltip=["metric", "variant", alt.Tooltip("value:Q", format=".3f")]))
+cost = pd.DataFrame(tables.long_rows(report, tables.COST_METRICS))
+if not cost.empty:  # each cost metric on its own scale
+    cols = st.columns(len(tables.COST_METRICS))
+    for col, key in zip(cols, tables.COST_METRICS):
+        part = cost[cost["metric"] == tables.METRIC_LABELS[key]]
+        if not part.empty:
+            col.altair_chart(alt.Chart(part, title=tables.METRIC_LABELS[key], height=180).mark_bar().encode(
+                x=alt.X("variant:N", title=None, axis=alt.Axis(labelAngle=0)), y=alt.Y("value:Q", title=None),
+                color=alt.Color("variant:N", legend=None), tooltip=["variant", "value"]))
 
 st.subheader("Routing: expected (rows) × chosen (columns)")
 cols = st.columns(max(1, len(report["variants"])))

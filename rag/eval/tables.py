@@ -5,6 +5,9 @@ from typing import Any
 
 from rag.eval.metrics import METRIC_LABELS
 
+__all__ = ["METRIC_LABELS", "RATE_METRICS", "COST_METRICS", "metrics_rows", "long_rows", "confusion_rows",
+           "question_rows"]
+
 RATE_METRICS: tuple[str, ...] = (
     "routing_accuracy", "key_fact_hit_rate", "abstention_rate", "silent_failure_rate",
     "silent_failure_rate_uncovered", "context_precision", "context_recall", "re_route_rate",
