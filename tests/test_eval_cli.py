@@ -126,6 +126,20 @@ def test_errors_exit_2_with_a_plain_message(tmp_path, argv, message):
     assert code == 2 and message in err and out == ""
 
 
+def test_ragas_says_what_is_missing_before_running(tmp_path, monkeypatch):
+    good = tmp_path / "q.jsonl"
+    good.write_text('{"id": "a", "question": "2+2?"}\n', encoding="utf-8")
+    code, out, err = _cli(str(good), "--ragas", "--data-dir", str(tmp_path / "d"))
+    assert code == 2 and "need an LLM" in err and out == ""  # offline: no judge model
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # an LLM is configured (never reached)
+    try:
+        import ragas  # noqa: F401
+    except ImportError:
+        code, out, err = _cli(str(good), "--ragas", "--data-dir", str(tmp_path / "d"))
+        assert code == 2 and "pip install ragas" in err and out == ""
+    assert not RunStore(tmp_path / "d").list()  # nothing was run
+
+
 def test_bad_question_file_lists_the_lines(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"id": "a", "question": "ok"}\n{"id": "a", "question": "dup"}\nnope\n', encoding="utf-8")

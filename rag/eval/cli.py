@@ -145,6 +145,10 @@ def run_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         questions = load_questions(args.questions)
     settings = Settings.from_env(data_dir_override=data_dir, **overrides)
+    if args.ragas:  # say what is missing before spending a whole evaluation
+        from rag.eval.ragas_llm import check_available
+
+        check_available(settings)
     kb = KnowledgeBase(settings)
     try:
         to_ingest = [Path(p) for p in args.ingest]

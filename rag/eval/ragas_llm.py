@@ -29,6 +29,13 @@ def _import_ragas() -> Any:
     return EvaluationDataset, evaluate, LangchainEmbeddingsWrapper, LangchainLLMWrapper, Faithfulness, ResponseRelevancy
 
 
+def check_available(settings: Settings) -> None:
+    """Raise RagError (what is missing, how to get it) unless an LLM is configured and ragas imports."""
+    if settings.engine != "llm":
+        raise RagError("LLM-judged metrics need an LLM: set OPENAI_API_KEY (or OPENAI_BASE_URL) and RAG_ENGINE=llm")
+    _import_ragas()
+
+
 def _langchain_embeddings(settings: Settings) -> Any:
     from langchain_core.embeddings import Embeddings
 
@@ -52,8 +59,7 @@ def add_llm_judged_metrics(report: dict[str, Any], settings: Settings, store: An
     Per-question rows get ``ragas_faithfulness`` / ``ragas_answer_relevancy``; each variant gets their means and
     ``"llm_judged": true``. Raises RagError when no LLM is configured or ragas is missing.
     """
-    if settings.engine != "llm":
-        raise RagError("LLM-judged metrics need an LLM: set OPENAI_API_KEY (or OPENAI_BASE_URL) and RAG_ENGINE=llm")
+    check_available(settings)
     EvaluationDataset, ragas_evaluate, EmbWrapper, LLMWrapper, Faithfulness, ResponseRelevancy = _import_ragas()
     from langchain_openai import ChatOpenAI
 
