@@ -93,7 +93,9 @@ if not cost.empty:  # each cost metric on its own scale
     cols = st.columns(len(tables.COST_METRICS))
     for col, key in zip(cols, tables.COST_METRICS):
         part = cost[cost["metric"] == tables.METRIC_LABELS[key]]
-        if not part.empty:
+        if not part.empty and not part["value"].any():  # e.g. model calls with the offline engine
+            col.caption(f"**{tables.METRIC_LABELS[key]}**: 0 for every variant")
+        elif not part.empty:
             col.altair_chart(alt.Chart(part, title=tables.METRIC_LABELS[key], height=180).mark_bar().encode(
                 x=alt.X("variant:N", title=None, axis=alt.Axis(labelAngle=0)), y=alt.Y("value:Q", title=None),
                 color=alt.Color("variant:N", legend=None), tooltip=["variant", "value"]))
