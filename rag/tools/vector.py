@@ -1,14 +1,17 @@
 """Hybrid retrieval over the chunks: dense (Chroma) + BM25 (bm25s), fused with reciprocal rank fusion.
 
 Score of a chunk = sum over the two rankings of 1 / (RRF_K + rank). The BM25 index is built from
-all chunks with ``textutil.tokenize`` (Korean stems, Chinese bigrams) and rebuilt lazily when the
-knowledge base changes. Every result carries its dense cosine similarity (computed from the stored
+all chunks' ``textutil.tokenize`` tokens (Korean stems, Chinese bigrams) and rebuilt lazily when the
+knowledge base changes; the tokens are computed once, when a chunk is written, and read back from the
+vector store's token cache, so a rebuild costs the Chroma read and bm25s indexing, not tokenization. Every result carries its dense cosine similarity (computed from the stored
 vector when only BM25 found it), BM25 score and both ranks in ``metadata``.
 """
 from __future__ import annotations
 
 import threading
 from typing import Any
+
+import numpy as np
 
 from rag.config import Settings
 from rag.embeddings import cosine
@@ -19,22 +22,36 @@ RRF_K = 60
 CANDIDATES = 20  # per ranking, at least
 
 
+def top_positive(scores: np.ndarray, n: int) -> list[int]:
+    """Indices of the ``n`` best positive scores, best first, ties in index order — the order of a full sort
+    by (-score, index), found with ``np.partition`` instead of sorting every score."""
+    scores = np.asarray(scores, dtype=np.float64)
+    if n <= 0 or scores.size == 0:
+        return []
+    if scores.size > n:
+        cutoff = np.partition(scores, scores.size - n)[scores.size - n]  # the n-th best score
+        candidates = np.flatnonzero((scores >= cutoff) & (scores > 0.0))
+    else:
+        candidates = np.flatnonzero(scores > 0.0)
+    order = candidates[np.lexsort((candidates, -scores[candidates]))]
+    return [int(i) for i in order[:n]]
+
+
 class _Bm25Index:
-    def __init__(self, chunks: list[Chunk]) -> None:
+    def __init__(self, chunks: list[Chunk], tokens: list[list[str]]) -> None:
         import bm25s
 
         self.chunks = chunks
         self.retriever = bm25s.BM25()
         if chunks:
-            self.retriever.index([tokenize(c.text) for c in chunks], show_progress=False)
+            self.retriever.index(tokens, show_progress=False)
 
     def search(self, query: str, n: int) -> list[tuple[Chunk, float]]:
         tokens = tokenize(query)
         if not tokens or not self.chunks:
             return []
         scores = self.retriever.get_scores(tokens)
-        order = sorted(range(len(self.chunks)), key=lambda i: (-float(scores[i]), i))
-        return [(self.chunks[i], float(scores[i])) for i in order[:n] if float(scores[i]) > 0.0]
+        return [(self.chunks[i], float(scores[i])) for i in top_positive(scores, n)]
 
 
 class VectorTool:
@@ -61,7 +78,7 @@ class VectorTool:
         key = (self.kb.revision(), self.kb.vectors.count())
         with self._lock:
             if self._index is None or self._index_key != key:
-                self._index = _Bm25Index(self.kb.vectors.all_chunks())
+                self._index = _Bm25Index(*self.kb.vectors.all_chunks_with_tokens())
                 self._index_key = key
             return self._index
 
