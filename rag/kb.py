@@ -405,7 +405,11 @@ class KnowledgeBase:
             detail = _plain(exc)
             if s.neo4j_uri and not isinstance(exc, RagError):  # a RagError from the Neo4j store says it already
                 detail = f"Neo4j at {s.neo4j_uri} is unreachable: {detail}"
-            out.append(BackendStatus("graph store", graph_backend, "error", detail, neo_how))
+            # Neo4j is configured but fails: the way out is to fix it (or leave it), not to "set NEO4J_URI"
+            fix_neo4j = ("start Neo4j (python -m rag neo4j start), fix NEO4J_USER / NEO4J_PASSWORD, or unset "
+                         "NEO4J_URI to use the embedded store")
+            out.append(BackendStatus("graph store", graph_backend, "error", detail,
+                                     fix_neo4j if s.neo4j_uri else neo_how))
 
         if s.embedding == "openai":
             configured = bool(s.openai_api_key or s.openai_base_url)

@@ -214,6 +214,10 @@ def test_status_reports_an_unreachable_neo4j_as_an_error(tmp_path):
     graph = next(s for s in kb.status() if s.component == "graph store")
     assert graph.backend == "neo4j" and graph.state == "error"
     assert "bolt://127.0.0.1:1" in graph.detail
+    # Neo4j is already configured: the way out is to start it, fix the login, or leave it
+    assert "to use Neo4j instead" not in graph.how_to_enable
+    for hint in ("python -m rag neo4j start", "NEO4J_USER", "NEO4J_PASSWORD", "unset NEO4J_URI"):
+        assert hint in graph.how_to_enable, graph.how_to_enable
 
 
 # ---- embedding models ---------------------------------------------------------------

@@ -173,6 +173,21 @@ def test_graph_respects_the_hop_setting(tmp_path, kb):
     assert {r.metadata["hop"] for r in results} == {1}
 
 
+def test_an_unreachable_neo4j_is_reported_once_as_unavailable(kb):
+    from rag.kb import KnowledgeBase
+    from rag.variants.base import retrieve_with
+
+    down = KnowledgeBase(kb.settings.with_(neo4j_uri="bolt://127.0.0.1:1", neo4j_password="x"))
+    try:
+        ok, why = down.tools()["graph"].available()
+        assert not ok and "Neo4j at bolt://127.0.0.1:1 is not reachable" in why and "unavailable" not in why
+        note = retrieve_with(down.tools(), "graph", "Helix Labs", 3).note
+        assert note.startswith("the graph tool is unavailable: Neo4j at bolt://127.0.0.1:1")
+        assert note.count("unavailable") == 1, note
+    finally:
+        down.close()
+
+
 def test_web_without_a_key_is_unavailable_and_never_substituted(kb):
     web = kb.tools()["web"]
     assert web.available() == (False, "web search not configured: set TAVILY_API_KEY")

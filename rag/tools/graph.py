@@ -68,8 +68,10 @@ class GraphTool:
     def available(self) -> tuple[bool, str]:
         try:
             counts = self.kb.graph.counts()
-        except Exception as exc:
-            return False, f"graph store unavailable: {exc}"
+        except RagError as exc:  # the store's own message says what failed and what to do
+            return False, str(exc)
+        except Exception as exc:  # the caller words it as "unavailable": say only what failed
+            return False, f"graph store failed: {type(exc).__name__}: {exc}"
         if counts.get("relations", 0) == 0:
             return False, "the knowledge graph has no facts yet: ingest documents first"
         return True, f"{counts.get('entities', 0)} entities, {counts.get('relations', 0)} relations"
@@ -132,7 +134,7 @@ class GraphTool:
         except RagError as exc:
             raise ToolUnavailable(str(exc)) from exc
         except Exception as exc:
-            raise ToolUnavailable(f"graph store unavailable: {type(exc).__name__}: {exc}") from exc
+            raise ToolUnavailable(f"graph store failed: {type(exc).__name__}: {exc}") from exc
 
         terms = set(key_terms(query))
         named = {entity_key(e) for e in from_question}

@@ -68,8 +68,10 @@ class VectorTool:
         try:
             self.kb.check_embedder()
             n = self.kb.vectors.count()
-        except Exception as exc:
-            return False, f"vector store unavailable: {exc}"
+        except RagError as exc:  # its own message says what failed and what to do
+            return False, str(exc)
+        except Exception as exc:  # the caller words it as "unavailable": say only what failed
+            return False, f"vector store failed: {type(exc).__name__}: {exc}"
         if n == 0:
             return False, "the knowledge base is empty: ingest documents first"
         return True, f"hybrid dense + BM25 over {n} chunks"
@@ -95,7 +97,7 @@ class VectorTool:
         except RagError as exc:
             raise ToolUnavailable(str(exc)) from exc
         except Exception as exc:
-            raise ToolUnavailable(f"vector store unavailable: {type(exc).__name__}: {exc}") from exc
+            raise ToolUnavailable(f"vector store failed: {type(exc).__name__}: {exc}") from exc
 
         fused: dict[str, dict[str, Any]] = {}
         for rank, (chunk, sim) in enumerate(dense, start=1):
