@@ -1063,7 +1063,9 @@ class OfflineEngine:
                 cov = coverage_of(terms, clean)
                 bonus = 0.15 if wants_value and cov.score > 0 and re.search(r"\d", clean) else 0.0
                 ranked.append((cov.score + bonus - 0.01 * pos, pos, clean, cov))
-        ranked.sort(key=lambda x: -x[0])
+        # Equal coverage in one document: the shorter sentence states the fact more directly
+        # ("연차 휴가는 입사 1년 후 15일이다" over a long sentence about the first year's exception).
+        ranked.sort(key=lambda x: (-round(x[0], 6), x[1], len(x[2])))
         return ranked
 
     def _select(self, terms: Sequence[str], docs: Sequence[Retrieved],
