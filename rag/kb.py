@@ -4,7 +4,9 @@
 extracts everything first, then writes (vectors, graph facts, registry); a failed write is rolled back,
 so a bad file never leaves half a document behind. Documents are identified by the sha256 of their
 bytes (first 16 hex): the same file again is "unchanged", a changed file under the same name
-"replaced". A small SQLite registry (``data_dir/kb.sqlite3``) lists the documents and remembers which
+"replaced" — unless the current stores lack what the registry lists (the graph store was switched,
+e.g. NEO4J_URI set after ingesting with the embedded store, or emptied): then the missing part is
+written again and the file is "restored". A small SQLite registry (``data_dir/kb.sqlite3``) lists the documents and remembers which
 embedding model built the index, so a different model is refused instead of mixing vector spaces.
 """
 from __future__ import annotations
@@ -33,12 +35,13 @@ REGISTRY_FILE = "kb.sqlite3"
 class IngestResult:
     source: str
     doc_id: str
-    status: str  # added | unchanged | replaced | error
+    status: str  # added | unchanged | replaced | restored | error
     n_chunks: int = 0
     n_entities: int = 0
     n_relations: int = 0
     error: str | None = None  # plain words, set when status == "error"
     duration_ms: float = 0.0
+    note: str | None = None  # plain words, set when status == "restored": what was missing and written again
 
 
 @dataclass
@@ -242,10 +245,14 @@ class KnowledgeBase:
         self.check_embedder()
         same = self._registry.get(doc_id)
         if same is not None:  # identical content already indexed (under this or another name)
-            result.status, result.n_chunks = "unchanged", same["n_chunks"]
-            result.n_entities, result.n_relations = same["n_entities"], same["n_relations"]
-            for stage in ("chunk", "embed", "entities", "vector store", "graph"):
-                progress(source, stage, 1.0)
+            missing = self._missing_parts(same)
+            if not missing:
+                result.status, result.n_chunks = "unchanged", same["n_chunks"]
+                result.n_entities, result.n_relations = same["n_entities"], same["n_relations"]
+                for stage in ("chunk", "embed", "entities", "vector store", "graph"):
+                    progress(source, stage, 1.0)
+                return
+            self._restore(same, text, missing, progress, result)
             return
         old_ids = [row["doc_id"] for row in self._registry.by_source(source)]
 
@@ -309,6 +316,83 @@ class KnowledgeBase:
             graph.delete_document(old)
         result.status = "replaced" if old_ids else "added"
         result.n_chunks, result.n_entities, result.n_relations = len(chunks), len(entities), len(relations)
+
+    def _missing_parts(self, row: Any) -> list[str]:
+        """Which of a registered document's parts the current stores lack: "vectors" (its chunks are not in
+        the configured Chroma) and/or "graph" (the configured graph store has none of its facts) — after a
+        switch of NEO4J_URI or CHROMA_HOST, or a store emptied behind the registry's back."""
+        missing = []
+        if len(self.vectors.chunks(row["doc_id"])) < row["n_chunks"]:
+            missing.append("vectors")
+        if (row["n_entities"] or row["n_relations"]) and not self.graph.has_document(row["doc_id"]):
+            missing.append("graph")
+        return missing
+
+    def _restore(self, row: Any, text: str, missing: list[str], progress: ProgressCallback,
+                 result: IngestResult) -> None:
+        """Write the ``missing`` parts of a registered document again (see ``_missing_parts``). Kept chunks are
+        reused (no embedding when only the graph is missing); a failed write removes what it wrote."""
+        from rag import extract as rule_extract
+
+        doc_id, source = row["doc_id"], row["source"]  # the registered name: the document is the same one
+        progress(source, "chunk", 0.0)
+        if "vectors" in missing:
+            pieces = split_text(text, self.settings.chunk_size, self.settings.chunk_overlap)
+            chunks = [Chunk(doc_id=doc_id, source=source, index=i, text=t) for i, t in enumerate(pieces)]
+        else:
+            chunks = self.vectors.chunks(doc_id)
+        progress(source, "chunk", 1.0)
+        vectors: list[list[float]] = []
+        progress(source, "embed", 0.0)
+        if "vectors" in missing:
+            for start in range(0, len(chunks), 32):
+                vectors.extend(self.embedder.embed_documents([c.text for c in chunks[start : start + 32]]))
+                progress(source, "embed", min(1.0, (start + 32) / len(chunks)))
+        progress(source, "embed", 1.0)
+        entities: dict[str, Entity] = {}
+        relations: list[Relation] = []
+        progress(source, "entities", 0.0)
+        if "graph" in missing:
+            for i, chunk in enumerate(chunks):
+                extract = self.engine.extract if self.engine is not None else rule_extract.extract
+                found = extract(chunk.text, doc_id, chunk.chunk_id, source)
+                for e in found.entities:
+                    entities.setdefault(entity_key(e.name), e)
+                relations.extend(found.relations)
+                progress(source, "entities", (i + 1) / len(chunks))
+        progress(source, "entities", 1.0)
+
+        written: list[str] = []
+        try:
+            progress(source, "vector store", 0.0)
+            if "vectors" in missing:
+                written.append("vectors")
+                self.vectors.add_chunks(chunks, vectors)
+            progress(source, "vector store", 1.0)
+            progress(source, "graph", 0.0)
+            if "graph" in missing:
+                written.append("graph")
+                self.graph.upsert(doc_id, list(entities.values()), relations)
+            progress(source, "graph", 1.0)
+            n_entities = len(entities) if "graph" in missing else row["n_entities"]
+            n_relations = len(relations) if "graph" in missing else row["n_relations"]
+            self._registry.replace(
+                dict(doc_id=doc_id, source=source, n_chunks=len(chunks), n_chars=len(text), n_entities=n_entities,
+                     n_relations=n_relations, embedder=self.embedder.name, ingested_at=row["ingested_at"]), [])
+        except BaseException:
+            for part in reversed(written):
+                try:
+                    (self.vectors if part == "vectors" else self.graph).delete_document(doc_id)
+                except Exception:
+                    pass
+            raise
+        where = {"vectors": f"the vector store ({self.vectors.location})",
+                 "graph": f"the {self.graph.backend} graph store"
+                          + (f" ({self.settings.neo4j_uri})" if self.settings.neo4j_uri else "")}
+        result.status, result.source = "restored", source
+        result.n_chunks, result.n_entities, result.n_relations = len(chunks), n_entities, n_relations
+        result.note = ("already in the knowledge base, but missing from " + " and ".join(where[m] for m in missing)
+                       + ": written there again")
 
     # ---- reading -----------------------------------------------------------
     def documents(self) -> list[DocumentInfo]:

@@ -93,6 +93,15 @@ def test_upsert_adds_entities_and_relations_idempotently(graph_store):
     assert graph_store.counts() == {"entities": 4, "relations": 3}
 
 
+def test_has_document_follows_upsert_and_delete(graph_store):
+    assert not graph_store.has_document("d1")
+    load_chain(graph_store)
+    assert graph_store.has_document("d1") and graph_store.has_document("d3")
+    assert not graph_store.has_document("d9")
+    graph_store.delete_document("d1")
+    assert not graph_store.has_document("d1") and graph_store.has_document("d2")
+
+
 def test_entities_match_case_insensitively_and_keep_the_first_display_name(graph_store):
     graph_store.upsert("d1", [Entity("Helix Labs", "org")], [])
     graph_store.upsert("d2", [Entity("HELIX  labs")], [rel("helix labs", "located_in", "Busan", doc="d2")])

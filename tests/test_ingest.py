@@ -86,6 +86,41 @@ def test_reingesting_the_same_file_is_a_no_op(kb):
     assert len(kb.documents()) == 1
 
 
+def test_reingest_writes_the_facts_a_switched_graph_store_lacks(kb):
+    first = [kb.ingest_bytes(name, text.encode()) for name, text in (("orion.md", ORION), ("helix.txt", HELIX))]
+    triples, counts = graph_triples(kb), kb.counts()
+    chunk_ids = [c.chunk_id for c in kb.vectors.all_chunks()]
+    # switch graph stores: store A (this graph.json) is set aside, the store now in use has none of the facts —
+    # as when NEO4J_URI is set after ingesting with the embedded store
+    store_a = kb.settings.data_dir / "graph.json"
+    store_a.rename(kb.settings.data_dir / "graph-a.json")
+    assert kb.graph.counts() == {"entities": 0, "relations": 0}
+
+    again = [kb.ingest_bytes(name, text.encode()) for name, text in (("orion.md", ORION), ("helix.txt", HELIX))]
+    assert [r.status for r in again] == ["restored", "restored"], [(r.status, r.error) for r in again]
+    assert all("missing from the embedded graph store" in r.note and "vector store" not in r.note for r in again)
+    assert [(r.doc_id, r.n_chunks, r.n_relations) for r in again] == [(r.doc_id, r.n_chunks, r.n_relations)
+                                                                      for r in first]
+    assert graph_triples(kb) == triples and kb.counts() == counts
+    assert [c.chunk_id for c in kb.vectors.all_chunks()] == chunk_ids  # the vectors were kept, not written again
+    facts = kb.tools()["graph"].run("Where is the company that developed Orion-3 headquartered?", 4)
+    assert ("Helix Labs", "located_in", "Busan") in {tuple(r.metadata["triple"]) for r in facts}
+    assert [kb.ingest_bytes("orion.md", ORION.encode()).status, len(kb.documents())] == ["unchanged", 2]
+
+
+def test_reingest_writes_the_chunks_a_switched_vector_store_lacks(kb):
+    from rag.vectorstore import drop_all_collections
+
+    first = kb.ingest_bytes("orion.md", ORION.encode())
+    drop_all_collections(kb.settings)  # as when CHROMA_HOST points at another Chroma
+    with KnowledgeBase(kb.settings) as switched:
+        again = switched.ingest_bytes("orion.md", ORION.encode())
+        assert again.status == "restored" and "vector store" in again.note and "graph" not in again.note
+        assert switched.vectors.count() == first.n_chunks
+        assert switched.tools()["vector"].run("Orion-3 reranking", 1)[0].doc_id == first.doc_id
+        assert switched.ingest_bytes("orion.md", ORION.encode()).status == "unchanged"
+
+
 def test_changed_file_with_the_same_name_replaces_the_old_version(kb):
     old = kb.ingest_bytes("helix.txt", HELIX.encode())
     orion = kb.ingest_bytes("orion.md", ORION.encode())

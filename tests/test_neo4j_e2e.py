@@ -165,3 +165,27 @@ def test_broken_neo4j_fails_the_graph_step_and_the_run_still_answers(broken):
     other = [s for s in run.steps if s.node in ("retrieve_vector", "retrieve_web") and s.status == "ok"]
     assert other and other[0].documents  # another route ran and found documents
     assert run.answer.strip()
+
+
+def test_switching_from_the_embedded_store_to_neo4j_writes_the_facts_on_reingest(neo4j_kb, tmp_path):
+    """Ingested with the embedded store first, then NEO4J_URI is set: the same file again is not "unchanged"
+    while Neo4j lacks its facts — they are written there, without embedding the chunks again."""
+    _, engine, settings, _ = neo4j_kb
+    name, text = "yotta_team.md", "# Yotta\n\nBora Han leads the Yotta Team. The Yotta Team owns the Sigma service.\n"
+    embedded = KnowledgeBase(settings.with_(data_dir=tmp_path, neo4j_uri=None), engine=engine)
+    first = embedded.ingest_bytes(name, text.encode("utf-8"))
+    assert first.status == "added" and first.n_relations > 0 and embedded.graph.backend == "embedded"
+    embedded.close()
+
+    switched = KnowledgeBase(settings.with_(data_dir=tmp_path), engine=engine)
+    try:
+        assert switched.graph.backend == "neo4j" and not switched.graph.has_document(first.doc_id)
+        again = switched.ingest_bytes(name, text.encode("utf-8"))
+        assert again.status == "restored", (again.status, again.error)
+        assert settings.neo4j_uri in again.note and "vector store" not in again.note
+        n = _cypher("MATCH ()-[r:REL {doc_id: $d}]->() RETURN count(r) AS n", d=first.doc_id)[0]["n"]
+        assert n == first.n_relations
+        assert switched.ingest_bytes(name, text.encode("utf-8")).status == "unchanged"
+    finally:
+        switched.graph.delete_document(first.doc_id)
+        switched.close()

@@ -56,6 +56,9 @@ class GraphStore(Protocol):
     def delete_document(self, doc_id: str) -> None:
         """Remove the document's relations, and entities no other document mentions."""
 
+    def has_document(self, doc_id: str) -> bool:
+        """Whether the store holds facts of the document (a document without entities never has any)."""
+
     def entity_names(self) -> list[str]: ...
 
     def search_entities(self, text: str, limit: int = 10) -> list[str]:

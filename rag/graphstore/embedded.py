@@ -125,6 +125,11 @@ class EmbeddedGraphStore:
         pass
 
     # ---- reads -----------------------------------------------------------
+    def has_document(self, doc_id: str) -> bool:
+        with self._lock:
+            self._refresh()
+            return any(doc_id in attrs["docs"] for _, attrs in self._graph.nodes(data=True))
+
     def entity_names(self) -> list[str]:
         with self._lock:
             self._refresh()

@@ -74,6 +74,7 @@ WITH n LIMIT 10000
 DETACH DELETE n
 RETURN count(*) AS deleted
 """
+HAS_DOCUMENT = "MATCH (d:Document {doc_id: $doc_id}) RETURN count(d) > 0 AS found"
 ENTITY_NAMES = "MATCH (e:Entity) RETURN e.name AS name"
 # Candidates for search_entities (a superset: names in the text or containing it); the exact rule, with word
 # boundaries for Latin names, is rank_entity_matches, shared with the embedded store.
@@ -231,6 +232,10 @@ class Neo4jGraphStore:
         self._driver.close()
 
     # ---- reads -------------------------------------------------------------
+    def has_document(self, doc_id: str) -> bool:
+        with self._errors(f"looking up document {doc_id}"):
+            return bool(self._read(HAS_DOCUMENT, doc_id=doc_id)[0]["found"])
+
     def entity_names(self) -> list[str]:
         with self._errors("listing entities"):
             return sorted(record["name"] for record in self._read(ENTITY_NAMES))
