@@ -172,6 +172,31 @@ def test_search_entities_finds_names_in_text_and_names_containing_text(graph_sto
     assert len(graph_store.search_entities("Orion-3 Helix Labs Busan South Korea", limit=2)) == 2
 
 
+SEARCH_CASES = ["Nuri-LM을 개발한 조직은?", "nuri and nuri_lm", "NURI-lm", "uri", "Helix", "에이펙스", "에이펙스 랩스가 만든 모델",
+                "Orion-3 Helix Labs Busan South Korea", "x", "B", "阿里巴巴的总部", "  ", "lm"]
+
+
+def test_search_entities_is_the_shared_rank_entity_matches_rule(graph_store):
+    from rag.graphstore.base import entity_key, rank_entity_matches
+
+    load_chain(graph_store)
+    graph_store.upsert("d4", [Entity("노바-7"), Entity("에이펙스 랩스"), Entity("Nuri"), Entity("Nuri-LM"), Entity("B"),
+                              Entity("阿里巴巴"), Entity("LM")], [NOVA])
+    candidates = [(entity_key(name), name) for name in graph_store.entity_names()]
+    for text in SEARCH_CASES:
+        for limit in (1, 3, 10):
+            assert graph_store.search_entities(text, limit=limit) == rank_entity_matches(text, candidates, limit), text
+
+
+def test_embedded_store_has_no_copy_of_the_matching_rule():
+    import inspect
+
+    from rag.graphstore import embedded
+
+    assert "rank_entity_matches" in inspect.getsource(embedded.EmbeddedGraphStore.search_entities)
+    assert not hasattr(embedded, "_LATIN_RE") and "re.escape" not in inspect.getsource(embedded)
+
+
 def test_neighbourhood_returns_entities_and_relations_for_drawing(graph_store):
     load_chain(graph_store)
     entities, relations = graph_store.neighbourhood("Helix Labs", hops=1)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import tempfile
 import threading
 from dataclasses import asdict
@@ -18,11 +17,10 @@ from pathlib import Path
 import networkx as nx
 
 from rag.graphstore import relation_id
-from rag.graphstore.base import entity_key
+from rag.graphstore.base import entity_key, rank_entity_matches
 from rag.types import Entity, Relation
 
 FORMAT_VERSION = 1
-_LATIN_RE = re.compile(r"[a-z0-9]")
 
 
 class EmbeddedGraphStore:
@@ -136,28 +134,14 @@ class EmbeddedGraphStore:
             return sorted(a["name"] for _, a in self._graph.nodes(data=True))
 
     def search_entities(self, text: str, limit: int = 10) -> list[str]:
-        """Known entities named in ``text`` (Latin names on word boundaries, others as substrings of
-        at least two characters), then entities whose name contains ``text``; longest names first."""
-        needle = entity_key(text)
-        if not needle:
+        """Known entities named in ``text``, then entities whose name contains ``text`` — the rule of
+        ``rank_entity_matches``, shared with the Neo4j store so the two cannot drift apart."""
+        if not entity_key(text):
             return []
         with self._lock:
             self._refresh()
-            hits: list[tuple[int, int, str]] = []
-            for key, attrs in self._graph.nodes(data=True):
-                if len(key) < 2:
-                    continue
-                if _LATIN_RE.search(key[:1]) or _LATIN_RE.search(key[-1:]):
-                    # "nuri" must not match inside "nuri-lm": hyphens and underscores join words here
-                    found = re.search(r"(?<![a-z0-9_-])" + re.escape(key) + r"(?![a-z0-9_]|-[a-z0-9])", needle) is not None
-                else:
-                    found = key in needle
-                if found:
-                    hits.append((0, -len(key), attrs["name"]))
-                elif len(needle) >= 2 and needle in key:
-                    hits.append((1, len(key), attrs["name"]))
-            hits.sort()
-            return [name for _, _, name in hits[:limit]]
+            candidates = [(key, attrs["name"]) for key, attrs in self._graph.nodes(data=True)]
+        return rank_entity_matches(text, candidates, limit)
 
     def expand(self, entities: list[str], hops: int = 2, limit: int = 50) -> list[tuple[Relation, int]]:
         """Breadth-first over relations in both directions: hop 1 = relations touching a seed,
