@@ -13,15 +13,18 @@ init_state()
 keep_widget_values()
 
 HERE = Path(__file__).resolve().parent
+# The pages live in app_pages/, not pages/: with a pages/ folder next to app.py, Streamlit's old automatic navigation
+# takes over the first visit after a start when it opens on a deep link (/ask, /inspector?run=…): that page runs on
+# its own, without this frame's sidebar and wide layout.
 pages = [
-    st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
-    st.Page("pages/documents.py", title="Documents", icon=":material/description:"),
-    st.Page("pages/ask.py", title="Ask", icon=":material/chat:"),
-    st.Page("pages/inspector.py", title="Trace inspector", icon=":material/manage_search:"),
-    st.Page("pages/graph.py", title="Knowledge graph", icon=":material/hub:"),
+    st.Page("app_pages/home.py", title="Home", icon=":material/home:", default=True),
+    st.Page("app_pages/documents.py", title="Documents", icon=":material/description:"),
+    st.Page("app_pages/ask.py", title="Ask", icon=":material/chat:"),
+    st.Page("app_pages/inspector.py", title="Trace inspector", icon=":material/manage_search:"),
+    st.Page("app_pages/graph.py", title="Knowledge graph", icon=":material/hub:"),
 ]
-if (HERE / "pages" / "evaluate.py").exists():  # written by the evaluation work; listed once it is there
-    pages.append(st.Page("pages/evaluate.py", title="Evaluate", icon=":material/analytics:"))
+if (HERE / "app_pages" / "evaluate.py").exists():  # written by the evaluation work; listed once it is there
+    pages.append(st.Page("app_pages/evaluate.py", title="Evaluate", icon=":material/analytics:"))
 page = st.navigation(pages)
 
 with st.sidebar:

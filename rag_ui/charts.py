@@ -48,4 +48,8 @@ def quality_chart(run: Run) -> alt.LayerChart | None:
     text = bars.mark_text(dy=-8, color="black").encode(text=alt.Text("quality:Q", format=".2f"), color=alt.value("black"))
     rule = alt.Chart(frame).mark_rule(color="#d93025", strokeDash=[6, 4], size=2).encode(
         y="threshold:Q", tooltip=["threshold"])
-    return (bars + text + rule).properties(height=240)
+    # the dashed line says what it is (the legend only names the bar colours)
+    label = alt.Chart(frame.head(1).assign(caption=lambda f: "threshold · 기준 " + f["threshold"].map("{:.2f}".format))
+                      ).mark_text(align="left", dx=4, dy=-7, color="#d93025", fontWeight="bold").encode(
+        y="threshold:Q", x=alt.value(0), text="caption:N")
+    return (bars + text + rule + label).properties(height=240)

@@ -186,6 +186,11 @@ def agent_dot(run: Run | None = None, upto: int | None = None,
     return "\n".join(lines)
 
 
+def count_nodes(dot: str) -> int:
+    """How many nodes a DOT source written by this module or ``graphview`` declares (one line each)."""
+    return sum(1 for line in dot.splitlines() if " [label=" in line and "->" not in line)
+
+
 def path_text(run: Run) -> str:
     """The path as one readable line: ``1 classify → 2 retrieve_vector → …``."""
     return " → ".join(f"{s.index + 1} {s.node}" + (" ✗" if s.status == "failed" else "") for s in run.steps)

@@ -5,9 +5,9 @@ Every page calls ``init_state()`` first; keys are module constants so pages neve
 Opening a run in the trace inspector from any page (e.g. the Evaluate page)::
 
     from rag_ui.state import open_in_inspector
-    open_in_inspector(run_id)          # sets INSPECT_RUN_ID and calls st.switch_page("pages/inspector.py")
+    open_in_inspector(run_id)          # sets INSPECT_RUN_ID and calls st.switch_page("app_pages/inspector.py")
 
-or by hand: ``st.session_state["inspect_run_id"] = run_id; st.switch_page("pages/inspector.py")``.
+or by hand: ``st.session_state["inspect_run_id"] = run_id; st.switch_page("app_pages/inspector.py")``.
 The inspector also accepts a link with ``?run=RUN_ID`` (``st.query_params``), e.g. ``/inspector?run=3f2a9c01b7de``.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 import streamlit as st
 
-INSPECTOR_PAGE = "pages/inspector.py"
+INSPECTOR_PAGE = "app_pages/inspector.py"
 
 # app-wide
 TEACHING_NOTES = "teaching_notes"  # bool: sidebar toggle, explain each node in Korean + English

@@ -31,10 +31,24 @@ def kb_counts(kb) -> None:
         col.metric(label, counts.get(key, 0))
 
 
+def plain_error(name: str, error: str | None) -> str:
+    """The error without a leading "name: " (the file is named next to it already: no "a.exe: a.exe: …")."""
+    error = (error or "").strip()
+    prefix = f"{name}: "
+    return error[len(prefix):] if error.startswith(prefix) else error
+
+
+def error_line(name: str, error: str) -> str:
+    """One Markdown list item naming the file once, in bold."""
+    if error.startswith(name):
+        return f"- **{name}**{error[len(name):]}"
+    return f"- **{name}**: {error}"
+
+
 def ingest_rows(results) -> list[dict[str, Any]]:
     return [{"file": r.source, "status": r.status, "chunks": r.n_chunks, "entities": r.n_entities,
-             "relations": r.n_relations, "seconds": round(r.duration_ms / 1000.0, 2), "error": r.error or ""}
-            for r in results]
+             "relations": r.n_relations, "seconds": round(r.duration_ms / 1000.0, 2),
+             "error": plain_error(r.source, r.error)} for r in results]
 
 
 class IngestProgress:
@@ -55,6 +69,31 @@ class IngestProgress:
             self.bars[name].progress(1.0, text=f"{name}: {text}")
 
 
+# ---- sample questions ------------------------------------------------------------------------------------------
+SAMPLE_GROUPS = (  # (kind, expected route) → heading; a trap is a question the documents seem to cover but do not
+    (("covered", "vector"), "Document search · 문서 검색 (vector)"),
+    (("covered", "graph"), "Relations across documents · 관계 추적 (graph)"),
+    (("uncovered", None), "Traps: not in the documents · 함정 질문 (문서에 없음)"),
+    (("web", None), "Recent or outside facts · 최신·외부 정보 (web)"),
+    (("direct", None), "No retrieval needed · 검색 없이 바로 답변 (direct)"),
+)
+
+
+def sample_groups(samples: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The sample questions grouped under a heading per route (vector, graph, traps, web, direct), in that order;
+    questions of any other kind come last under "Other"."""
+    groups: list[tuple[str, list[dict[str, Any]]]] = [(title, []) for _, title in SAMPLE_GROUPS]
+    other: list[dict[str, Any]] = []
+    for q in samples:
+        for n, ((kind, route), _) in enumerate(SAMPLE_GROUPS):
+            if q.get("kind") == kind and (route is None or q.get("expected_route") == route):
+                groups[n][1].append(q)
+                break
+        else:
+            other.append(q)
+    return [g for g in groups if g[1]] + ([("Other · 기타", other)] if other else [])
+
+
 # ---- runs -------------------------------------------------------------------------------------------------------
 def grades_frame(run: Run) -> pd.DataFrame:
     """Every document the run saw, per attempt: source, retrieval score, grade, grade score, reason."""
@@ -72,9 +111,10 @@ def grades_frame(run: Run) -> pd.DataFrame:
                                        "grade score", "reason", "text", "id"])
 
 
-def run_metrics(run: Run, other: Run | None = None) -> None:
-    """Model calls, tokens and wall time; with ``other``, the difference to it (more is shown in red)."""
-    cols = st.columns(4)
+def run_metrics(run: Run, other: Run | None = None, compact: bool = False) -> None:
+    """Model calls, tokens, wall time and attempts; with ``other``, the difference to it (more is shown in red).
+    ``compact``: two rows of two, for half-width columns (four in a row cut the time to "0.…")."""
+    cols = [c for _ in range(2) for c in st.columns(2)] if compact else st.columns(4)
     values = [("model calls", run.llm_calls, other.llm_calls if other else None, "{:+d}", str),
               ("tokens", run.tokens["total"], other.tokens["total"] if other else None, "{:+d}", str),
               ("time", run.wall_ms / 1000, other.wall_ms / 1000 if other else None, "{:+.2f} s", "{:.2f} s".format)]
@@ -153,8 +193,15 @@ def quality_block(run: Run) -> None:
                  hide_index=True, width="stretch")
 
 
+def graph_width(n_nodes: int) -> str:
+    """Graphviz width: a picture of a few nodes keeps its natural size (stretched to the column, a 3-node graph
+    turns into giant boxes); bigger ones fill the column."""
+    return "stretch" if n_nodes > 4 else "content"
+
+
 def diagram_block(run: Run, upto: int | None = None) -> None:
-    st.graphviz_chart(diagram.agent_dot(run, upto=upto), width="stretch")
+    dot = diagram.agent_dot(run, upto=upto)
+    st.graphviz_chart(dot, width=graph_width(diagram.count_nodes(dot)))
     st.caption("Path · 경로: " + diagram.path_text(run))
     st.caption("Blue: visited · orange: re-route / rewrite · red: failed · gold: the step being inspected. "
                "Edge and node numbers give the order.")

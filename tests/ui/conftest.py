@@ -49,7 +49,7 @@ def samples(sample_data_dir, monkeypatch) -> Path:
 
 @pytest.fixture
 def open_app():
-    """``open_app("pages/ask.py", **session_state)``: app.py switched to that page and run once."""
+    """``open_app("app_pages/ask.py", **session_state)``: app.py switched to that page and run once."""
     def _open(page: str | None = None, query: dict | None = None, **state) -> AppTest:
         at = AppTest.from_file(str(REPO / "app.py"), default_timeout=TIMEOUT)
         for key, value in state.items():

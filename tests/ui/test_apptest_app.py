@@ -25,12 +25,12 @@ def test_sidebar_lists_active_backends_and_teaching_toggle(open_app, data_dir):
 def test_teaching_toggle_keeps_its_state(open_app):
     at = open_app(**{TEACHING_NOTES: True})
     assert at.sidebar.toggle(key=TEACHING_NOTES).value is True
-    at.switch_page("pages/ask.py").run()
+    at.switch_page("app_pages/ask.py").run()
     assert at.session_state[TEACHING_NOTES] is True
 
 
 def test_every_page_renders_without_an_exception(open_app):
-    for page in ("pages/home.py", "pages/documents.py", "pages/ask.py", "pages/inspector.py", "pages/graph.py"):
+    for page in ("app_pages/home.py", "app_pages/documents.py", "app_pages/ask.py", "app_pages/inspector.py", "app_pages/graph.py"):
         at = open_app(page)
         assert at.title, page
         assert texts(at), page

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from rag.runstore import RunStore
-from rag_ui import diagram, resources
+from rag_ui import diagram, resources, widgets
 from rag_ui.state import ASK_RESULT, QUESTION, TEACHING_NOTES
 from tests.ui.conftest import texts
 
@@ -20,7 +20,7 @@ def graphviz_specs(at) -> list[str]:
 
 def test_sample_question_shows_path_grades_scores_and_naive(open_app, samples):
     q = sample("vector")
-    at = open_app("pages/ask.py")
+    at = open_app("app_pages/ask.py")
     at.button(key=f"sample_{q['id']}").click().run()  # one click fills the box and asks
     assert not at.exception, [e.value for e in at.exception]
     assert at.session_state[QUESTION] == q["question"]
@@ -84,7 +84,7 @@ def test_sample_question_shows_path_grades_scores_and_naive(open_app, samples):
 
 def test_teaching_notes_explain_each_step_in_korean_and_english(open_app, samples):
     q = sample("graph")
-    at = open_app("pages/ask.py", **{TEACHING_NOTES: True, QUESTION: q["question"]})
+    at = open_app("app_pages/ask.py", **{TEACHING_NOTES: True, QUESTION: q["question"]})
     at.button(key="ask").click().run()
     assert not at.exception
     run = at.session_state[ASK_RESULT]["run"]
@@ -94,7 +94,7 @@ def test_teaching_notes_explain_each_step_in_korean_and_english(open_app, sample
 
 
 def test_ask_without_naive_and_other_settings(open_app, samples):
-    at = open_app("pages/ask.py", **{QUESTION: sample("vector")["question"], "ask_with_naive": False,
+    at = open_app("app_pages/ask.py", **{QUESTION: sample("vector")["question"], "ask_with_naive": False,
                                      "ask_threshold": 0.95, "ask_max_attempts": 1})
     at.button(key="ask").click().run()
     assert not at.exception
@@ -109,7 +109,27 @@ def test_ask_without_naive_and_other_settings(open_app, samples):
 def test_environment_settings_are_the_defaults_within_the_widget_ranges(open_app, monkeypatch):
     monkeypatch.setenv("RAG_THRESHOLD", "0.75")
     monkeypatch.setenv("RAG_MAX_ATTEMPTS", "40")  # above the page's range: clamped, never an exception
-    at = open_app("pages/ask.py")
+    at = open_app("app_pages/ask.py")
     assert at.slider(key="ask_threshold").value == 0.75
     assert at.number_input(key="ask_max_attempts").value == 10
     assert "knowledge base is empty" in texts(at)
+
+
+def test_sample_questions_are_grouped_by_route_and_readable(open_app):
+    """The buttons cut long questions to "입사하고 1년이 지나면 연차 …": each one carries the whole question as its
+    tooltip, under a heading per route (vector, graph, traps, web, direct)."""
+    questions = resources.sample_questions()
+    groups = widgets.sample_groups(questions)
+    assert [title.split(" (")[0].split(":")[0] for title, _ in groups][:5] == [
+        "Document search · 문서 검색", "Relations across documents · 관계 추적", "Traps",
+        "Recent or outside facts · 최신·외부 정보", "No retrieval needed · 검색 없이 바로 답변"]
+    assert sorted(q["id"] for _, g in groups for q in g) == sorted(q["id"] for q in questions)
+    traps = dict(groups)[next(t for t, _ in groups if t.startswith("Traps"))]
+    assert traps and all(q["kind"] == "uncovered" for q in traps)
+
+    at = open_app("app_pages/ask.py")
+    shown = texts(at)
+    assert all(f"**{title}**" in shown for title, _ in groups)
+    for q in questions:
+        button = at.button(key=f"sample_{q['id']}")
+        assert button.label == q["question"] and button.proto.help == q["question"]

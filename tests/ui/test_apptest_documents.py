@@ -24,7 +24,7 @@ def upload(at, files):
 
 
 def test_upload_browse_delete_and_reset(open_app):
-    at = open_app("pages/documents.py")
+    at = open_app("app_pages/documents.py")
     assert "No documents yet" in texts(at)
     upload(at, [GOOD])
     rows = at.session_state[INGEST_RESULTS]
@@ -60,7 +60,7 @@ def test_upload_browse_delete_and_reset(open_app):
     ("program.exe", b"MZ\x90\x00" * 100, ".exe"),
 ])
 def test_bad_upload_says_why_and_changes_nothing(open_app, name, data, words):
-    at = open_app("pages/documents.py")
+    at = open_app("app_pages/documents.py")
     upload(at, [GOOD])
     before = {m.label: m.value for m in at.metric}
     upload(at, [(name, data, "application/octet-stream")])
@@ -68,12 +68,15 @@ def test_bad_upload_says_why_and_changes_nothing(open_app, name, data, words):
     assert rows[0]["status"] == "error" and rows[0]["error"]
     assert words.lower() in rows[0]["error"].lower(), rows[0]["error"]
     assert at.error and name in at.error[0].value and "nothing of these files was written" in at.error[0].value
+    assert f"{name}: {name}" not in at.error[0].value and not rows[0]["error"].startswith(f"{name}:")  # named once
+    bar = at.get("progress")[0].proto.text
+    assert bar.startswith(f"{name}: error — ") and rows[0]["error"] in bar  # the bar says why, too
     assert {m.label: m.value for m in at.metric} == before
 
 
 def test_oversized_upload_is_refused_before_ingest(open_app, monkeypatch):
     monkeypatch.setattr(uploads, "MAX_UPLOAD_MB", 0.001)  # ~1 KB
-    at = open_app("pages/documents.py")
+    at = open_app("app_pages/documents.py")
     upload(at, [("big.txt", "가나다 abc " * 400, "text/plain")])
     rows = at.session_state[INGEST_RESULTS]
     assert rows[0]["status"] == "error" and "limit" in rows[0]["error"]

@@ -11,7 +11,7 @@ from rag.config import Settings
 from rag.runstore import RunStore
 
 REPO = Path(__file__).resolve().parents[2]
-EVALUATE = "pages/evaluate.py"
+EVALUATE = "app_pages/evaluate.py"
 
 DOC = ("# Atlas\n\nAtlas is the search service of Hanbit Labs. Atlas fuses BM25 and dense results with "
        "Reciprocal Rank Fusion using k=60. The Search Platform Team owns Atlas.\n")

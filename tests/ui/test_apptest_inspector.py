@@ -20,13 +20,13 @@ def two_runs(samples):
 
 
 def test_empty_inspector_says_what_to_do(open_app):
-    at = open_app("pages/inspector.py")
+    at = open_app("app_pages/inspector.py")
     assert "No runs yet" in texts(at)
 
 
 def test_step_slider_moves_the_highlight(open_app, two_runs):
     run, _ = two_runs
-    at = open_app("pages/inspector.py", **{INSPECT_RUN_ID: run.run_id})
+    at = open_app("app_pages/inspector.py", **{INSPECT_RUN_ID: run.run_id})
     assert at.selectbox(key="inspector_pick").value == run.run_id
     slider = at.slider(key=f"step_{run.run_id}")
     assert slider.value == len(run.steps) and slider.max == len(run.steps)
@@ -45,7 +45,7 @@ def test_step_slider_moves_the_highlight(open_app, two_runs):
 
 def test_export_search_query_param_and_compare(open_app, two_runs):
     agentic, naive = two_runs
-    at = open_app("pages/inspector.py", query={"run": naive.run_id})
+    at = open_app("app_pages/inspector.py", query={"run": naive.run_id})
     assert at.selectbox(key="inspector_pick").value == naive.run_id
     assert [b.proto.label for b in at.get("download_button")] == ["Export this run as JSON"]
     assert json.loads(widgets.run_json(naive)) == json.loads(resources.run_store().export_json(naive.run_id))

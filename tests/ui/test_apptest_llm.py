@@ -34,7 +34,7 @@ def llm_app(monkeypatch):
 def test_llm_run_shows_model_calls_prompts_and_raw_output(open_app, llm_app):
     home = open_app()  # (AppTest keeps the sidebar of an st.navigation app on the first, main-page run only)
     assert "decision engine: **llm**" in "\n".join(str(m.value) for m in home.sidebar.markdown)
-    at = open_app("pages/ask.py", **{QUESTION: "What k does Atlas use for RRF?"})
+    at = open_app("app_pages/ask.py", **{QUESTION: "What k does Atlas use for RRF?"})
     at.button(key="ask").click().run()
     assert not at.exception, [e.value for e in at.exception]
     run, naive = at.session_state[ASK_RESULT]["run"], at.session_state[ASK_RESULT]["naive"]
@@ -47,7 +47,7 @@ def test_llm_run_shows_model_calls_prompts_and_raw_output(open_app, llm_app):
     assert "sk-test-not-a-real-key" not in str(run.to_dict())
 
     # the inspector shows the classify step's prompt and the model's raw output
-    at = open_app("pages/inspector.py", **{INSPECT_RUN_ID: run.run_id})
+    at = open_app("app_pages/inspector.py", **{INSPECT_RUN_ID: run.run_id})
     at.slider(key=f"step_{run.run_id}").set_value(1).run()
     call = run.steps[0].model_calls[0]
     assert any(e.label.startswith(f"1. classify · {call.model}") for e in at.expander)

@@ -122,6 +122,13 @@ def shot(page, name: str, start_at: str | None = None, height: int | None = None
 
 def test_load_samples_ask_and_inspect(app_url, page, tmp_path):
     url = app_url
+    # a deep link as the first visit after the start gets this app's frame (sidebar toggle, page titles), not
+    # Streamlit's automatic page list of a pages/ folder ("app", "ask", …) with the page running on its own
+    page.goto(url + "/inspector")
+    page.get_by_text("Trace inspector · 실행 기록").wait_for()
+    settle(page)
+    sidebar = page.locator('[data-testid="stSidebar"]').inner_text()
+    assert "Teaching notes" in sidebar and "Knowledge graph" in sidebar, sidebar
     page.goto(url + "/")
     page.get_by_text("Agentic RAG — demo and inspector").wait_for()
     settle(page)

@@ -80,6 +80,8 @@ def test_quality_frame_and_chart_carry_scores_and_threshold():
     spec = charts.quality_chart(run).to_dict()
     assert any(layer["mark"]["type"] == "rule" if isinstance(layer["mark"], dict) else layer["mark"] == "rule"
                for layer in spec["layer"])
+    labels = [v for data in spec["datasets"].values() for row in data for k, v in row.items() if k == "caption"]
+    assert labels == ["threshold · 기준 0.60"]  # the dashed line is labelled, not only coloured
 
 
 def test_teaching_notes_use_the_recorded_step():
@@ -102,3 +104,15 @@ def test_naive_and_unknown_variants_draw_their_own_graph():
     assert diagram.COLOR_FAIL not in edge_attrs(dot, "classify", "retrieve_vector")  # recorded path = the graph
     assert 'label=" 1 "' in edge_attrs(dot, "__start__", "classify")
     assert "retrieve_web" not in dot
+
+
+def test_small_graphs_keep_their_natural_size():
+    """A 4-node naive diagram stretched to the column width became giant boxes; the agent graph still fills it."""
+    from rag_ui import widgets
+
+    naive = diagram.agent_dot(None, edges=diagram.graph_edges("naive"))
+    agentic = diagram.agent_dot(rerouted_run())
+    assert diagram.count_nodes(naive) == 4
+    assert diagram.count_nodes(agentic) == len({n for e in diagram.graph_edges("agentic") for n in e})
+    assert widgets.graph_width(diagram.count_nodes(naive)) == "content"
+    assert widgets.graph_width(diagram.count_nodes(agentic)) == "stretch"

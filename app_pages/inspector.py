@@ -91,7 +91,7 @@ with tab_compare:
         for col, r, ref in zip(st.columns(2), (run, other), (other, run)):
             with col:
                 st.markdown(f"**{r.variant}** · `{r.run_id}`  \nQ: {r.question}")
-                widgets.run_metrics(r, other=ref)
+                widgets.run_metrics(r, other=ref, compact=True)
                 widgets.diagram_block(r)
                 widgets.answer_block(r)
                 st.dataframe(widgets.grades_frame(r)[["attempt", "source", "grade", "grade score", "reason"]],

@@ -23,11 +23,12 @@ def use_sample(question: str) -> None:
 samples = resources.sample_questions()
 if samples:
     with st.expander("Sample questions · 예시 질문 (one click asks it)", expanded=st.session_state[ASK_RESULT] is None):
-        cols = st.columns(3)
-        for i, q in enumerate(samples):
-            label = f"{q['question']}  ·  _{q.get('kind', '')} → {q.get('expected_route', '?')}_"
-            cols[i % 3].button(label, key=f"sample_{q['id']}", on_click=use_sample, args=(q["question"],),
-                               width="stretch")
+        for title, group in widgets.sample_groups(samples):
+            st.markdown(f"**{title}**")
+            cols = st.columns(2)
+            for i, q in enumerate(group):
+                cols[i % 2].button(q["question"], key=f"sample_{q['id']}", on_click=use_sample, args=(q["question"],),
+                                   help=q["question"], width="stretch")
 
 with st.expander("Settings · 설정"):
     c1, c2, c3, c4 = st.columns(4)
@@ -83,7 +84,7 @@ with left:
     st.subheader("Path through the graph · 경로")
     widgets.diagram_block(run)
 with right:
-    st.subheader("Context quality per attempt · 시도별 품질")
+    st.subheader("Quality per attempt · 시도별 품질")
     widgets.quality_block(run)
 widgets.teaching_notes_block(run)
 
@@ -99,11 +100,11 @@ if naive is not None:
     a, b = st.columns(2)
     with a:
         st.markdown(f"**{run.variant}**")
-        widgets.run_metrics(run, other=naive)
+        widgets.run_metrics(run, other=naive, compact=True)
         widgets.answer_block(run)
     with b:
         st.markdown("**naive** (top-k → generate, no grading)")
-        widgets.run_metrics(naive)
+        widgets.run_metrics(naive, compact=True)
         widgets.answer_block(naive)
         st.dataframe(widgets.grades_frame(naive)[["source", "chunk", "retrieval score", "text"]],
                      hide_index=True, width="stretch", key="naive_docs")

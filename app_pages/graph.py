@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rag_ui import resources
+from rag_ui import resources, widgets
+from rag_ui.diagram import count_nodes
 from rag_ui.graphview import neighbourhood_dot
 from rag_ui.state import GRAPH_ENTITY, init_state
 
@@ -33,10 +34,17 @@ entity = c2.selectbox("Entity", options, key=GRAPH_ENTITY)
 hops = c3.number_input("Hops", min_value=1, max_value=3, value=1, key="graph_hops")
 
 entities, relations = kb.graph.neighbourhood(entity, hops=int(hops), limit=150)
-st.graphviz_chart(neighbourhood_dot(entity, entities, relations), width="stretch")
+dot = neighbourhood_dot(entity, entities, relations)
+st.graphviz_chart(dot, width=widgets.graph_width(count_nodes(dot)))
 st.caption(f"{len(entities)} entities and {len(relations)} relations within {hops} hop(s) of **{entity}**.")
 
 st.subheader("Relations with evidence · 관계와 근거")
+if not relations:
+    others = [m for m in options if m != entity][:8]
+    st.info(f"**{entity}** is mentioned in the documents, but no relation links it to another entity yet. "
+            "· 문서에 이름은 나오지만 다른 개체와 이어진 관계가 없습니다."
+            + (f"  \nTry another entity: {', '.join(others)}." if others else ""))
+    st.stop()
 st.dataframe([{"source": r.source, "relation": r.predicate, "target": r.target, "evidence": r.evidence,
                "file": r.source_file, "chunk": r.chunk_id} for r in relations],
              hide_index=True, width="stretch", key="relations_table")

@@ -29,7 +29,8 @@ if st.button(f"Load the sample documents ({len(samples)} files) · 샘플 문서
     progress = widgets.IngestProgress([p.name for p in samples])
     results = kb.ingest_paths(samples, progress=progress)
     for r in results:
-        progress.finish(r.source, r.status if r.status != "error" else f"error — {r.error}")
+        progress.finish(r.source, r.status if r.status != "error" else
+                        f"error — {widgets.plain_error(r.source, r.error)}")
     st.session_state[INGEST_RESULTS] = widgets.ingest_rows(results)
 with counts_slot:
     widgets.kb_counts(kb)

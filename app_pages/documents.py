@@ -32,14 +32,14 @@ if st.button("Ingest · 넣기", type="primary", disabled=not files or chunk_ove
         data = f.getvalue()
         problem = uploads.size_problem(f.name, len(data))
         if problem:
-            progress.finish(f.name, "refused")
+            progress.finish(f.name, "refused — too large")
             rows.append({"file": f.name, "status": "error", "chunks": 0, "entities": 0, "relations": 0,
                          "seconds": 0.0, "error": problem})
             continue
         result = resources.ingest_bytes(kb, f.name, data, chunk_size=int(chunk_size),
                                         chunk_overlap=int(chunk_overlap), progress=progress)
-        progress.finish(f.name, result.status if result.status != "error" else "error")
         rows.extend(widgets.ingest_rows([result]))
+        progress.finish(f.name, result.status if result.status != "error" else f"error — {rows[-1]['error']}")
     st.session_state[INGEST_RESULTS] = rows  # the bars above stay; the table below says what happened
 
 rows = st.session_state[INGEST_RESULTS]
@@ -47,7 +47,7 @@ if rows:
     errors = [r for r in rows if r["status"] == "error"]
     if errors:
         st.error("Not ingested — nothing of these files was written:\n\n"
-                 + "\n".join(f"- **{r['file']}**: {r['error']}" for r in errors))
+                 + "\n".join(widgets.error_line(r["file"], r["error"]) for r in errors))
     if len(errors) < len(rows):
         st.success(f"{len(rows) - len(errors)} file(s) done.")
     st.dataframe(rows, hide_index=True, width="stretch", key="ingest_table")
@@ -68,7 +68,7 @@ by_id = {d.doc_id: d for d in docs}
 doc_id = st.selectbox("Browse a document", list(by_id), format_func=lambda i: f"{by_id[i].source} ({i[:10]})",
                       key="browse_doc")
 chunks = kb.chunks(doc_id)
-st.caption(f"{len(chunks)} chunks")
+st.caption(f"{len(chunks)} chunk{'s' if len(chunks) != 1 else ''}")
 for chunk in chunks[:200]:
     with st.expander(f"chunk {chunk.index} · {len(chunk.text)} characters"):
         st.text(chunk.text)
