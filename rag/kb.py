@@ -6,8 +6,9 @@ so a bad file never leaves half a document behind. Documents are identified by t
 bytes (first 16 hex): the same file again is "unchanged", a changed file under the same name
 "replaced" — unless the current stores lack what the registry lists (the graph store was switched,
 e.g. NEO4J_URI set after ingesting with the embedded store, or emptied): then the missing part is
-written again and the file is "restored". A small SQLite registry (``data_dir/kb.sqlite3``) lists the documents and remembers which
-embedding model built the index, so a different model is refused instead of mixing vector spaces.
+written again and the file is "restored". A small SQLite registry (``data_dir/kb.sqlite3``) lists the
+documents and remembers which embedding model built the index, so a different model is refused instead
+of mixing vector spaces.
 """
 from __future__ import annotations
 

@@ -177,8 +177,8 @@ class VectorStore:
             raise ValueError(f"{len(chunks)} chunks but {len(embeddings)} embeddings")
         if self._dim and embeddings and len(embeddings[0]) != self._dim:
             raise RagError(f"embedding has {len(embeddings[0])} dimensions, the collection expects {self._dim}")
-        # BM25 tokens now, once per text: the index rebuilt after this write reads them instead of
-        # tokenizing every chunk of the collection again (keyed by text, so the entries of a rolled-back write are harmless)
+        # BM25 tokens now, once per text: the index rebuilt after this write reads them instead of tokenizing
+        # every chunk of the collection again (keyed by text, so the entries of a rolled-back write are harmless)
         self.token_cache.tokens_for([c.text for c in chunks])
         for start in range(0, len(chunks), 1000):
             batch = chunks[start : start + 1000]

@@ -3,8 +3,9 @@
 Score of a chunk = sum over the two rankings of 1 / (RRF_K + rank). The BM25 index is built from
 all chunks' ``textutil.tokenize`` tokens (Korean stems, Chinese bigrams) and rebuilt lazily when the
 knowledge base changes; the tokens are computed once, when a chunk is written, and read back from the
-vector store's token cache, so a rebuild costs the Chroma read and bm25s indexing, not tokenization. Every result carries its dense cosine similarity (computed from the stored
-vector when only BM25 found it), BM25 score and both ranks in ``metadata``.
+vector store's token cache, so a rebuild costs the Chroma read and bm25s indexing, not tokenization.
+Every result carries its dense cosine similarity (computed from the stored vector when only BM25 found
+it), BM25 score and both ranks in ``metadata``.
 """
 from __future__ import annotations
 
