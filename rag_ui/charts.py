@@ -8,8 +8,11 @@ from rag.trace import Run
 
 
 def quality_frame(run: Run) -> pd.DataFrame:
-    """One row per attempt: attempt, label, strategy, query, quality, threshold, passed, status."""
+    """One row per attempt: attempt, label, strategy, query, quality, threshold, passed, status, documents, correct,
+    and the next step evaluate_context recorded for it."""
     threshold = run.settings.get("threshold")
+    # what evaluate_context decided after each attempt, as recorded (the UI never re-decides)
+    decided = {s.attempt: s.decision for s in run.steps if s.node == "evaluate_context" and s.decision}
     rows = []
     for a in run.attempts:
         limit = a.threshold if a.threshold is not None else threshold
@@ -24,9 +27,10 @@ def quality_frame(run: Run) -> pd.DataFrame:
             "status": a.status,
             "documents": a.n_documents,
             "correct": a.n_correct,
+            "next step": decided.get(a.number, ""),
         })
     return pd.DataFrame(rows, columns=["attempt", "label", "strategy", "query", "quality", "threshold", "passed",
-                                       "status", "documents", "correct"])
+                                       "status", "documents", "correct", "next step"])
 
 
 def quality_chart(run: Run) -> alt.LayerChart | None:

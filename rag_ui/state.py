@@ -68,7 +68,9 @@ def init_state() -> None:
         st.session_state.setdefault(ASK_TOP_K, min(int(s.top_k), TOP_K_LIMIT))
 
 
-PERSISTENT_WIDGETS = (QUESTION, ASK_VARIANT, ASK_THRESHOLD, ASK_MAX_ATTEMPTS, ASK_TOP_K, ASK_WITH_NAIVE)
+# TEACHING_NOTES too: st.switch_page (e.g. "Open this run in the trace inspector") turned the sidebar toggle off
+PERSISTENT_WIDGETS = (TEACHING_NOTES, QUESTION, ASK_VARIANT, ASK_THRESHOLD, ASK_MAX_ATTEMPTS, ASK_TOP_K,
+                      ASK_WITH_NAIVE)
 
 
 def keep_widget_values(keys: tuple[str, ...] = PERSISTENT_WIDGETS) -> None:

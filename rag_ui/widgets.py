@@ -162,10 +162,16 @@ def citations_block(run: Run, kb=None, key: str = "cite") -> None:
         where = f" · chunk {c.chunk_index}" if c.chunk_index is not None else ""
         with st.expander(f"[{n}] {c.source}{where}"):
             chunk = kb.get_chunk(c.id) if kb is not None and c.doc_id else None
-            st.markdown(f"**Cited text · 인용 문장**\n\n> {c.text}")
-            if chunk is not None:
-                st.markdown("**Whole chunk · 전체 청크**")
+            # plain text, never Markdown: a cited "## Heading" line must not turn into a page-sized title
+            if chunk is not None and chunk.text.strip() == (c.text or "").strip():
+                st.markdown("**Cited chunk · 인용 청크** (the whole chunk)")
                 st.text(chunk.text)
+            else:
+                st.markdown("**Cited text · 인용 문장**")
+                st.text(c.text)
+                if chunk is not None:
+                    st.markdown("**Whole chunk · 전체 청크**")
+                    st.text(chunk.text)
             st.caption(f"id: {c.id}")
 
 
@@ -189,7 +195,7 @@ def quality_block(run: Run) -> None:
         return
     st.altair_chart(chart, width="stretch")
     frame = quality_frame(run)
-    st.dataframe(frame[["attempt", "strategy", "quality", "threshold", "passed", "status", "query"]],
+    st.dataframe(frame[["attempt", "strategy", "quality", "threshold", "next step", "status", "query"]],
                  hide_index=True, width="stretch")
 
 

@@ -44,6 +44,10 @@ def test_sample_question_shows_path_grades_scores_and_naive(open_app, samples):
         assert any(label.startswith(f"[{n}] {c.source}") for label in labels)
     chunk = resources.knowledge_base().get_chunk(run.citations[0].id)
     assert chunk is not None and any(t.value == chunk.text for t in at.text)
+    # cited text is shown as plain text: "> " + a chunk's "## heading" rendered as a page-sized title before
+    assert not any(m.value.startswith("**Cited text · 인용 문장**\n\n>") for m in at.markdown)
+    assert not any(c.text.strip() and c.text.strip() in m.value for c in run.citations for m in at.markdown
+                   if "Cited" in m.value)
 
     # the path: highlighted and numbered on the diagram, and as text
     spec = graphviz_specs(at)[0]
@@ -66,7 +70,7 @@ def test_sample_question_shows_path_grades_scores_and_naive(open_app, samples):
 
     # naive RAG side by side: its answer, its documents, the difference in calls / tokens / time
     assert "Naive RAG side by side · 단순 RAG와 비교" in [s.value for s in at.subheader]
-    assert any(naive.answer.strip()[:40] in m.value for m in at.markdown)
+    assert any(m.value == widgets.answer_markdown(naive.answer) for m in at.markdown)  # naive's answer, as drawn
     naive_docs = next(d.value for d in at.dataframe if list(d.value.columns) == ["source", "chunk", "retrieval score",
                                                                                    "text"])
     assert len(naive_docs) == len(naive.documents) > 0

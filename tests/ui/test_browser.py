@@ -160,6 +160,10 @@ def test_load_samples_ask_and_inspect(app_url, page, tmp_path):
     page.goto(url + "/ask")
     page.get_by_text("Sample questions").first.wait_for()
     settle(page)
+    notes_toggle = page.locator('[data-testid="stSidebar"] input[type="checkbox"]').first
+    page.get_by_text("Teaching notes · 해설").first.click()  # on for the rest of the flow
+    settle(page)
+    assert notes_toggle.is_checked()
     page.locator("button", has_text="Atlas").first.click()
     page.get_by_text("Path through the graph").wait_for(timeout=180_000)
     settle(page)
@@ -176,6 +180,8 @@ def test_load_samples_ask_and_inspect(app_url, page, tmp_path):
     page.get_by_text("Step through").first.wait_for()
     settle(page)
     assert page.get_by_text("of").count()
+    assert notes_toggle.is_checked()  # switching pages from a button kept the sidebar toggle on
+    page.get_by_text("🇰🇷").first.wait_for()  # and the inspected step explains itself
     page.locator('[data-testid="stGraphVizChart"] svg').first.wait_for()
     page.wait_for_timeout(800)
     shot(page, "inspector.png")

@@ -77,6 +77,7 @@ def test_quality_frame_and_chart_carry_scores_and_threshold():
     frame = charts.quality_frame(run)
     assert list(frame["quality"]) == [0.3, 0.8]
     assert list(frame["passed"]) == [False, True]
+    assert list(frame["next step"]) == ["re_route", "generate"]  # evaluate_context's recorded decisions
     spec = charts.quality_chart(run).to_dict()
     assert any(layer["mark"]["type"] == "rule" if isinstance(layer["mark"], dict) else layer["mark"] == "rule"
                for layer in spec["layer"])
