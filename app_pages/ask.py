@@ -47,6 +47,8 @@ if not kb.counts().get("documents"):
             "Load the sample documents on **Home** or upload files on **Documents**.")
 
 question = st.session_state[QUESTION].strip()
+if clicked and not question:
+    st.warning("Type a question first, or click one of the sample questions above · 질문을 입력하세요.")
 if (clicked or st.session_state[ASK_PENDING]) and question:
     st.session_state[ASK_PENDING] = False
     run_settings = s.with_(threshold=float(st.session_state[ASK_THRESHOLD]),
@@ -106,8 +108,11 @@ if naive is not None:
         st.markdown("**naive** (top-k → generate, no grading)")
         widgets.run_metrics(naive, compact=True)
         widgets.answer_block(naive)
-        st.dataframe(widgets.grades_frame(naive)[["source", "chunk", "retrieval score", "text"]],
-                     hide_index=True, width="stretch", key="naive_docs")
+        if naive.documents:
+            st.dataframe(widgets.grades_frame(naive)[["source", "chunk", "retrieval score", "text"]],
+                         hide_index=True, width="stretch", key="naive_docs")
+        else:
+            st.caption("Naive RAG retrieved no documents.")
     st.caption(f"{run.variant} used {run.llm_calls - naive.llm_calls:+d} model calls, "
                f"{run.tokens['total'] - naive.tokens['total']:+d} tokens and "
                f"{(run.wall_ms - naive.wall_ms) / 1000:+.2f} s compared with naive RAG on the same index.")

@@ -191,7 +191,11 @@ def generator_view(run: Run) -> None:
 def quality_block(run: Run) -> None:
     chart = quality_chart(run)
     if chart is None:
-        st.caption("No retrieval attempts: this run answered directly.")
+        if any(step.node.startswith("retrieve") for step in run.steps):  # e.g. naive RAG: one retrieval, no check
+            st.caption(f"The {run.variant} variant retrieves once and never scores its context, so there is no "
+                       "quality per attempt · 품질 점수를 매기지 않는 방식입니다.")
+        else:
+            st.caption("No retrieval attempts: this run answered directly · 검색 없이 바로 답했습니다.")
         return
     st.altair_chart(chart, width="stretch")
     frame = quality_frame(run)

@@ -137,3 +137,26 @@ def test_sample_questions_are_grouped_by_route_and_readable(open_app):
     for q in questions:
         button = at.button(key=f"sample_{q['id']}")
         assert button.label == q["question"] and button.proto.help == q["question"]
+
+
+def test_empty_question_says_what_to_do_and_naive_variant_explains_its_missing_scores(open_app, samples):
+    at = open_app("app_pages/ask.py")
+    at.button(key="ask").click().run()  # nothing typed: a hint instead of silence
+    assert "Type a question first" in texts(at) and at.session_state[ASK_RESULT] is None
+
+    at = open_app("app_pages/ask.py", **{QUESTION: sample("vector")["question"], "ask_variant": "naive"})
+    at.button(key="ask").click().run()
+    assert not at.exception
+    run = at.session_state[ASK_RESULT]["run"]
+    assert run.variant == "naive" and not run.attempts and run.documents
+    shown = texts(at)
+    assert "never scores its context" in shown and "answered directly" not in shown  # naive did retrieve
+
+
+def test_naive_with_nothing_retrieved_says_so(open_app):
+    at = open_app("app_pages/ask.py", **{QUESTION: sample("vector")["question"]})  # empty knowledge base
+    at.button(key="ask").click().run()
+    assert not at.exception
+    assert not at.session_state[ASK_RESULT]["naive"].documents
+    assert "Naive RAG retrieved no documents." in texts(at)
+    assert not any(list(d.value.columns) == ["source", "chunk", "retrieval score", "text"] for d in at.dataframe)
