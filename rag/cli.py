@@ -240,6 +240,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 else:
                     print(f"{r.status:<10} {r.source}  ({r.n_chunks} chunks, {r.n_entities} entities, "
                           f"{r.n_relations} relations, {r.duration_ms:.0f} ms)  {r.doc_id[:12]}", file=out)
+                    if getattr(r, "note", None):
+                        print(f"           {r.note}", file=out)
             failed = sum(1 for r in results if r.status == "error")
             summary = f"{len(results) - failed} of {len(results)} file(s) ingested into {settings.data_dir}"
             print(summary + (f"; {failed} failed" if failed else ""), file=out)
