@@ -81,7 +81,7 @@ widgets.citations_block(run, kb, key="ask_cite")
 if st.button("Open this run in the trace inspector", key="open_inspector"):
     open_in_inspector(run.run_id)
 
-left, right = st.columns([3, 2])
+left, right = st.columns([4, 3])
 with left:
     st.subheader("Path through the graph · 경로")
     widgets.diagram_block(run)

@@ -47,4 +47,7 @@ if not relations:
     st.stop()
 st.dataframe([{"source": r.source, "relation": r.predicate, "target": r.target, "evidence": r.evidence,
                "file": r.source_file, "chunk": r.chunk_id} for r in relations],
-             hide_index=True, width="stretch", key="relations_table")
+             hide_index=True, width="stretch", key="relations_table",
+             column_config={"source": st.column_config.TextColumn(width="medium"),
+                            "target": st.column_config.TextColumn(width="medium"),
+                            "evidence": st.column_config.TextColumn(width="large")})

@@ -64,7 +64,7 @@ with tab_steps:
     else:
         number = len(run.steps)
     step = run.steps[number - 1] if run.steps else None
-    left, right = st.columns([1, 1])
+    left, right = st.columns([3, 2])  # the diagram needs the room; the step's details read fine narrower
     with left:
         widgets.diagram_block(run, upto=number - 1 if run.steps else None)
     with right:

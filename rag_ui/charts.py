@@ -53,7 +53,8 @@ def quality_chart(run: Run) -> alt.LayerChart | None:
     rule = alt.Chart(frame).mark_rule(color="#d93025", strokeDash=[6, 4], size=2).encode(
         y="threshold:Q", tooltip=["threshold"])
     # the dashed line says what it is (the legend only names the bar colours)
-    label = alt.Chart(frame.head(1).assign(caption=lambda f: "threshold · 기준 " + f["threshold"].map("{:.2f}".format))
-                      ).mark_text(align="left", dx=4, dy=-7, color="#d93025", fontWeight="bold").encode(
-        y="threshold:Q", x=alt.value(0), text="caption:N")
+    # (right of the last bar, where no bar hides it)
+    label = alt.Chart(frame.tail(1).assign(caption=lambda f: "threshold · 기준 " + f["threshold"].map("{:.2f}".format))
+                      ).mark_text(align="left", dx=24, dy=-7, color="#d93025", fontWeight="bold").encode(
+        y="threshold:Q", x=x, text="caption:N")
     return (bars + text + rule + label).properties(height=240)

@@ -264,13 +264,10 @@ def step_detail(step: Step, run: Run) -> None:
     if st.session_state.get(TEACHING_NOTES):
         ko, en = notes.teaching_note(step, run)
         st.info(f"🇰🇷 {ko}\n\n🇬🇧 {en}")
-    left, right = st.columns(2)
-    with left:
-        st.markdown("**Inputs**")
-        st.json(step.inputs or {}, expanded=True)
-    with right:
-        st.markdown("**Output**")
-        st.json(step.output or {}, expanded=True)
+    st.markdown("**Inputs**")  # one above the other: side by side, long strings wrapped every few characters
+    st.json(step.inputs or {}, expanded=True)
+    st.markdown("**Output**")
+    st.json(step.output or {}, expanded=True)
     if step.documents:
         st.markdown(f"**Documents ({len(step.documents)})**")
         st.dataframe(pd.DataFrame([{

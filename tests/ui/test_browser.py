@@ -164,7 +164,7 @@ def test_load_samples_ask_and_inspect(app_url, page, tmp_path):
     page.get_by_text("Teaching notes · 해설").first.click()  # on for the rest of the flow
     settle(page)
     assert notes_toggle.is_checked()
-    page.locator("button", has_text="Atlas").first.click()
+    page.locator("button", has_text="How much does an Atlas license").first.click()  # a trap: partial answer
     page.get_by_text("Path through the graph").wait_for(timeout=180_000)
     settle(page)
     page.locator('[data-testid="stGraphVizChart"] svg').first.wait_for()
@@ -183,6 +183,16 @@ def test_load_samples_ask_and_inspect(app_url, page, tmp_path):
     assert notes_toggle.is_checked()  # switching pages from a button kept the sidebar toggle on
     page.get_by_text("🇰🇷").first.wait_for()  # and the inspected step explains itself
     page.locator('[data-testid="stGraphVizChart"] svg').first.wait_for()
+    # the step slider moves the highlight: back to the re-route (the trap's vector attempt failed the threshold)
+    steps = page.locator("h4", has_text="Step ").first.inner_text()  # "Step 9 of 9: partial_answer"
+    last = int(steps.split(" of ")[1].split(":")[0])
+    page.get_by_role("slider").first.focus()
+    for _ in range(4):
+        page.keyboard.press("ArrowLeft")
+    page.get_by_text(f"Step {last - 4} of {last}").wait_for()
+    settle(page)
+    current = page.locator('[data-testid="stGraphVizChart"] svg g.node', has_text=f"#{last - 4}").first
+    assert current.locator('path[fill="#fdd663"], polygon[fill="#fdd663"]').count(), "the inspected step is gold"
     page.wait_for_timeout(800)
     shot(page, "inspector.png")
 
