@@ -49,7 +49,7 @@ if rows:
         st.error("Not ingested — nothing of these files was written:\n\n"
                  + "\n".join(widgets.error_line(r["file"], r["error"]) for r in errors))
     if len(errors) < len(rows):
-        st.success(f"{len(rows) - len(errors)} file(s) done.")
+        st.success(widgets.ingest_summary(rows))
     st.dataframe(rows, hide_index=True, width="stretch", key="ingest_table")
 
 # ---- list, browse, delete ---------------------------------------------------------------------------------------
@@ -62,7 +62,7 @@ if not docs:
     st.info("No documents yet. Upload files above, or load the sample documents on **Home**.")
     st.stop()
 
-st.dataframe([{"file": d.source, "chunks": d.n_chunks, "characters": d.n_chars, "ingested": d.ingested_at,
+st.dataframe([{"file": d.source, "chunks": d.n_chunks, "characters": d.n_chars, "ingested (UTC)": d.ingested_at[:19].replace("T", " "),
                "doc id": d.doc_id} for d in docs], hide_index=True, width="stretch", key="documents_table")
 by_id = {d.doc_id: d for d in docs}
 doc_id = st.selectbox("Browse a document", list(by_id), format_func=lambda i: f"{by_id[i].source} ({i[:10]})",

@@ -37,7 +37,7 @@ with counts_slot:
 if st.session_state[INGEST_RESULTS]:
     rows = st.session_state[INGEST_RESULTS]
     errors = [r for r in rows if r["status"] == "error"]
-    st.success(f"Ingested {len(rows) - len(errors)} of {len(rows)} files. Next: ask a question on the **Ask** page.")
+    st.success(widgets.ingest_summary(rows) + " Next: ask a question on the **Ask** page.")
     with st.expander("Ingest results", expanded=bool(errors)):
         st.dataframe(rows, hide_index=True, width="stretch")
 if not kb.counts().get("documents"):

@@ -51,6 +51,17 @@ def ingest_rows(results) -> list[dict[str, Any]]:
              "error": plain_error(r.source, r.error)} for r in results]
 
 
+def ingest_summary(rows: list[dict[str, Any]]) -> str:
+    """"Ingested 3 of 11 files (8 unchanged: already in the knowledge base)." from ``ingest_rows`` rows."""
+    done = [r for r in rows if r["status"] in ("added", "replaced")]
+    unchanged = sum(r["status"] == "unchanged" for r in rows)
+    errors = sum(r["status"] == "error" for r in rows)
+    text = f"Ingested {len(done)} of {len(rows)} files"
+    extra = ([f"{unchanged} unchanged: already in the knowledge base"] if unchanged else []) + (
+        [f"{errors} with an error"] if errors else [])
+    return text + (f" ({'; '.join(extra)})." if extra else ".")
+
+
 class IngestProgress:
     """One progress bar per file, advanced by the KB's progress callback ``(file, stage, fraction)``."""
 

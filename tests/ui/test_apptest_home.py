@@ -31,3 +31,13 @@ def test_load_samples_button_ingests_every_sample(sample_home):
     assert {r["status"] for r in rows} == {"added"}, rows
     assert "Ingested" in texts(at)
     assert "knowledge base is empty" not in texts(at)
+
+
+def test_loading_the_samples_again_says_they_are_unchanged(samples, open_app):
+    at = open_app()
+    at.button(key="load_samples").click().run()
+    assert not at.exception
+    n = len(resources.sample_doc_paths())
+    assert {r["status"] for r in at.session_state[INGEST_RESULTS]} == {"unchanged"}
+    # not "Ingested 11 of 11 files" when nothing was written
+    assert f"Ingested 0 of {n} files ({n} unchanged: already in the knowledge base)." in texts(at)
