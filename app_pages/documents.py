@@ -91,7 +91,9 @@ else:
         st.rerun()
 
 st.divider()
-with st.expander("Reset the knowledge base · 전체 초기화"):
+# keyed: the elements above it come and go (progress bars, results), and an unkeyed expander is then redrawn
+# closed, so ticking the confirmation box used to fold it away before the Reset button could be pressed
+with st.expander("Reset the knowledge base · 전체 초기화", key="reset_expander"):
     st.write("Removes every document, chunk, vector, entity and relation. Runs in the trace store are kept.")
     sure = st.checkbox("I understand that this deletes everything", key="reset_sure")
 

@@ -155,6 +155,11 @@ def test_load_samples_ask_and_inspect(app_url, page, tmp_path):
     settle(page)
     assert page.locator('[data-testid="stMetricValue"]').first.inner_text() == before
     shot(page, "documents.png")
+    # the reset box stays open when its confirmation is ticked (the progress bars above vanish on that rerun)
+    page.get_by_text("Reset the knowledge base").click()
+    page.get_by_text("I understand that this deletes everything").click()
+    settle(page)
+    assert page.get_by_role("button", name="Reset", exact=True).is_visible()
 
     # Ask: one click on a sample question runs it; the path, grades, chart and naive answer appear
     page.goto(url + "/ask")
