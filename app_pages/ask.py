@@ -6,7 +6,8 @@ import streamlit as st
 from rag.variants import run_question
 from rag_ui import resources, widgets
 from rag_ui.state import (ASK_MAX_ATTEMPTS, ASK_PENDING, ASK_RESULT, ASK_THRESHOLD, ASK_TOP_K, ASK_VARIANT,
-                          ASK_WITH_NAIVE, MAX_ATTEMPTS_LIMIT, QUESTION, TOP_K_LIMIT, init_state, open_in_inspector)
+                          ASK_WITH_NAIVE, COMPARE_RUN_ID, INSPECT_RUN_ID, MAX_ATTEMPTS_LIMIT, QUESTION, TOP_K_LIMIT,
+                          init_state, open_in_inspector)
 
 init_state()
 s = resources.settings()
@@ -67,6 +68,9 @@ if (clicked or st.session_state[ASK_PENDING]) and question:
             status.update(label=f"naive: {len(naive.steps)} steps, {naive.wall_ms / 1000:.2f} s", state="complete",
                           expanded=False)
     st.session_state[ASK_RESULT] = {"run": run, "naive": naive}
+    # The inspector opens on the run just asked (not the naive one, which is stored last), with naive to compare.
+    st.session_state[INSPECT_RUN_ID] = run.run_id
+    st.session_state[COMPARE_RUN_ID] = naive.run_id if naive is not None else None
 st.session_state[ASK_PENDING] = False
 
 result = st.session_state[ASK_RESULT]

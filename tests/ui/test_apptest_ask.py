@@ -6,7 +6,7 @@ import json
 
 from rag.runstore import RunStore
 from rag_ui import diagram, resources, widgets
-from rag_ui.state import ASK_RESULT, QUESTION, TEACHING_NOTES
+from rag_ui.state import ASK_RESULT, COMPARE_RUN_ID, INSPECT_RUN_ID, QUESTION, TEACHING_NOTES
 from tests.ui.conftest import texts
 
 
@@ -28,6 +28,9 @@ def test_sample_question_shows_path_grades_scores_and_naive(open_app, samples):
     run, naive = result["run"], result["naive"]
     assert run.variant == "agentic" and naive.variant == "naive"
     assert run.route == "vector" and run.steps and run.answer
+    # the inspector will open on the run just asked (naive is stored after it), with naive as the comparison
+    assert at.session_state[INSPECT_RUN_ID] == run.run_id
+    assert at.session_state[COMPARE_RUN_ID] == naive.run_id
 
     # the steps were written live into a status box as each one finished, one line per step
     statuses = {s.label.split(":")[0]: s for s in at.get("status")}
