@@ -45,6 +45,55 @@ _ACRONYM_STOP = frozenset(
     """AI CEO CTO CFO COO CPO VP HR IT GPU CPU API FAQ PDF URL ID OK UI UX QA PM ML NLP LLM MB GB TB KB
     ms MS AM PM USA US UK EU""".split()
 )
+# Generic words: a candidate made only of these (and joiners such as "and", "of", "과") names nothing
+# ("Team", "Teams and Products", "Wednesday", "English", "Correct", "팀과 제품"). Also, a candidate that opens
+# with a generic plural + "of" ("Employees of Hanbit Research") keeps only what follows "of".
+_GENERIC_PLURALS_EN = frozenset(
+    """teams products employees members staff users customers leads leaders managers engineers researchers
+    departments companies services documents policies questions answers notes steps results models products
+    partners clients students visitors contractors""".split()
+)
+_GENERIC_WORDS = frozenset(
+    # English common nouns that appear capitalised at a sentence or heading start
+    """team product employee member user customer lead leader manager engineer researcher department company
+    service document policy question answer note step result model partner client student visitor contractor
+    overview summary introduction contents appendix section table figure example examples contact contacts
+    office hours day days week weeks month months year years time morning afternoon evening
+    """.split()
+    # weekdays and months
+    + """monday tuesday wednesday thursday friday saturday sunday january february march april may june july
+    august september october november december""".split()
+    # language names
+    + """english korean chinese japanese french german spanish""".split()
+    # grade labels
+    + """correct incorrect ambiguous relevant irrelevant partial pass fail true false""".split()
+    # Korean equivalents
+    + """팀 팀들 제품 제품들 직원 직원들 임직원 구성원 멤버 사용자 고객 회사 부서 팀장 리더 매니저 엔지니어 연구원들
+    문서 정책 규정 질문 답변 개요 소개 요약 목차 부록 예시 사무실 오전 오후
+    월요일 화요일 수요일 목요일 금요일 토요일 일요일
+    영어 한국어 한글 중국어 일본어 프랑스어 독일어 스페인어
+    정답 오답 모호""".split()
+) | _GENERIC_PLURALS_EN
+_GENERIC_JOINERS = frozenset("and or of for the & / · , 및 또는".split())
+_KO_JOIN_SUFFIX_RE = re.compile(r"(?:과|와|및|의|들)$")
+
+
+def is_generic(name: str) -> bool:
+    """True when ``name`` is made only of generic words ("Team", "Teams and Products", "팀과 제품")."""
+    words = [w for w in re.split(r"[\s/·,&()]+", name.strip()) if w]
+    if not words:
+        return True
+    for word in words:
+        low = word.casefold()
+        if low in _GENERIC_WORDS or low in _GENERIC_JOINERS:
+            continue
+        stem = _KO_JOIN_SUFFIX_RE.sub("", low)
+        if stem != low and stem in _GENERIC_WORDS:
+            continue
+        return False
+    return True
+
+
 _ORG_SUFFIXES_EN = ("inc", "inc.", "corp", "corp.", "corporation", "company", "labs", "lab", "ltd", "llc",
                     "university", "institute", "foundation", "group", "bank", "ai", "research", "technologies",
                     "team", "department", "division", "office", "agency", "council", "committee", "center",
@@ -195,6 +244,12 @@ def _latin_mentions(sentence: str, known_names: frozenset[str] = frozenset()) ->
             start += len(words[0]) + (len(text[len(words[0]):]) - len(text[len(words[0]):].lstrip()))
             text = text[len(words[0]):].lstrip()
             words = words[1:]
+        # "Employees of Hanbit Research": a generic plural + "of" is not part of the name
+        while len(words) > 2 and words[0].casefold() in _GENERIC_PLURALS_EN and words[1] == "of":
+            for _ in range(2):
+                start += len(words[0]) + (len(text[len(words[0]):]) - len(text[len(words[0]):].lstrip()))
+                text = text[len(words[0]):].lstrip()
+                words = words[1:]
         if not words or text in _ACRONYM_STOP:
             continue
         # a lone capitalised word opening an English sentence is a name only if the text also
@@ -331,8 +386,9 @@ def find_mentions(sentence: str, known_names: frozenset[str] = frozenset(),
     """Entity mentions in one sentence, in order, with the Korean particle that follows each.
     ``known_names``: capitalised words the surrounding text uses mid-sentence (see ``mid_sentence_names``);
     ``known_korean``: Korean names already recognised elsewhere in the text."""
-    return _merge(_latin_mentions(sentence, known_names) + _korean_mentions(sentence) + _quoted_mentions(sentence)
-                  + _known_mentions(sentence, known_korean), sentence)
+    found = _latin_mentions(sentence, known_names) + _korean_mentions(sentence) + _quoted_mentions(sentence) \
+        + _known_mentions(sentence, known_korean)
+    return _merge([m for m in found if not is_generic(m.name)], sentence)
 
 
 # ---- relations -----------------------------------------------------------------
