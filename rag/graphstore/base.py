@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Iterable, Protocol, runtime_checkable
+from typing import Callable, Iterable, Protocol, runtime_checkable
 
 from rag.types import Entity, Relation
 
@@ -19,6 +19,40 @@ def entity_key(name: str) -> str:
 
 
 _LATIN_RE = re.compile(r"[a-z0-9]")
+
+
+EdgesOf = Callable[[list[str]], Iterable[tuple[str, Relation, str, str]]]
+
+
+def breadth_first(frontier: set[str], hops: int, limit: int, edges_of: EdgesOf) -> list[tuple[Relation, int]]:
+    """The expansion rule both backends share: breadth-first over relations in both directions.
+
+    ``frontier`` holds the entity keys of the seeds that exist; ``edges_of(sorted keys)`` yields
+    ``(relation id, Relation, key of one end, key of the other end)`` for every relation touching them.
+    Hop 1 = relations touching a seed, hop n = relations touching an entity first reached at hop n-1;
+    within a hop, relations are ordered by (source, predicate, target, id) so both backends agree.
+    """
+    visited = set(frontier)
+    seen: set[str] = set()
+    out: list[tuple[Relation, int]] = []
+    for hop in range(1, max(hops, 0) + 1):
+        if not frontier:
+            break
+        found: list[tuple[str, Relation]] = []
+        next_frontier: set[str] = set()
+        for rid, rel, u, v in edges_of(sorted(frontier)):
+            if rid in seen:
+                continue
+            seen.add(rid)
+            found.append((rid, rel))
+            next_frontier.update(k for k in (u, v) if k not in visited)
+        found.sort(key=lambda item: (item[1].source, item[1].predicate, item[1].target, item[0]))
+        out.extend((rel, hop) for _, rel in found)
+        if len(out) >= limit or not next_frontier:
+            break
+        visited |= next_frontier
+        frontier = next_frontier
+    return out[:limit]
 
 
 def rank_entity_matches(text: str, candidates: Iterable[tuple[str, str]], limit: int = 10) -> list[str]:

@@ -17,7 +17,7 @@ from pathlib import Path
 import networkx as nx
 
 from rag.graphstore import relation_id
-from rag.graphstore.base import entity_key, rank_entity_matches
+from rag.graphstore.base import breadth_first, entity_key, rank_entity_matches
 from rag.types import Entity, Relation
 
 FORMAT_VERSION = 1
@@ -144,35 +144,18 @@ class EmbeddedGraphStore:
         return rank_entity_matches(text, candidates, limit)
 
     def expand(self, entities: list[str], hops: int = 2, limit: int = 50) -> list[tuple[Relation, int]]:
-        """Breadth-first over relations in both directions: hop 1 = relations touching a seed,
-        hop n = relations touching an entity first reached at hop n-1."""
+        """Relations within ``hops`` of the seeds, by the shared rule in ``base.breadth_first``."""
+        def edges_of(keys: list[str]):
+            for node in keys:
+                edges = list(self._graph.out_edges(node, keys=True, data=True)) + list(
+                    self._graph.in_edges(node, keys=True, data=True))
+                for u, v, rid, d in edges:
+                    yield rid, d["rel"], u, v
+
         with self._lock:
             self._refresh()
             frontier = {entity_key(e) for e in entities if entity_key(e) in self._graph}
-            visited = set(frontier)
-            seen_edges: set[str] = set()
-            out: list[tuple[Relation, int]] = []
-            for hop in range(1, max(hops, 0) + 1):
-                found: list[tuple[str, Relation]] = []
-                next_frontier: set[str] = set()
-                for node in sorted(frontier):
-                    edges = list(self._graph.out_edges(node, keys=True, data=True)) + list(
-                        self._graph.in_edges(node, keys=True, data=True))
-                    for u, v, rid, d in edges:
-                        if rid in seen_edges:
-                            continue
-                        seen_edges.add(rid)
-                        found.append((rid, d["rel"]))
-                        for other in (u, v):
-                            if other not in visited:
-                                next_frontier.add(other)
-                found.sort(key=lambda item: (item[1].source, item[1].predicate, item[1].target, item[0]))
-                out.extend((rel, hop) for _, rel in found)
-                if len(out) >= limit or not next_frontier:
-                    break
-                visited |= next_frontier
-                frontier = next_frontier
-            return out[:limit]
+            return breadth_first(frontier, hops, limit, edges_of)
 
     def neighbourhood(self, entity: str, hops: int = 1, limit: int = 100) -> tuple[list[Entity], list[Relation]]:
         relations = [rel for rel, _ in self.expand([entity], hops=hops, limit=limit)]

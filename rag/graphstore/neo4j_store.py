@@ -22,7 +22,7 @@ from typing import Any, Iterator
 
 from rag.config import Settings
 from rag.graphstore import relation_id
-from rag.graphstore.base import entity_key, rank_entity_matches
+from rag.graphstore.base import breadth_first, entity_key, rank_entity_matches
 from rag.types import Entity, RagError, Relation, ToolUnavailable
 
 BATCH_SIZE = 500  # rows per UNWIND statement (all statements of one document share one transaction)
@@ -251,38 +251,16 @@ class Neo4jGraphStore:
         return rank_entity_matches(text, ((r["key"], r["name"]) for r in candidates), limit)
 
     def expand(self, entities: list[str], hops: int = 2, limit: int = 50) -> list[tuple[Relation, int]]:
-        """Breadth-first over relations in both directions: hop 1 = relations touching a seed,
-        hop n = relations touching an entity first reached at hop n-1."""
+        """Relations within ``hops`` of the seeds, by the shared rule in ``base.breadth_first``."""
         hops = int(hops)
         seeds = sorted({entity_key(e) for e in entities})
         if not seeds or hops < 1 or limit <= 0:
             return []
         with self._errors("expanding the graph"):
             frontier = {r["key"] for r in self._read(EXISTING_KEYS, keys=seeds)}
-            visited = set(frontier)
-            seen: set[str] = set()
-            out: list[tuple[Relation, int]] = []
-            for hop in range(1, hops + 1):
-                if not frontier:
-                    break
-                found: list[tuple[str, Relation]] = []
-                next_frontier: set[str] = set()
-                for record in self._read(HOP, frontier=sorted(frontier)):
-                    rid = record["id"]
-                    if rid in seen:
-                        continue
-                    seen.add(rid)
-                    found.append((rid, _relation(record["props"])))
-                    for other in (record["u"], record["v"]):
-                        if other not in visited:
-                            next_frontier.add(other)
-                found.sort(key=lambda item: (item[1].source, item[1].predicate, item[1].target, item[0]))
-                out.extend((rel, hop) for _, rel in found)
-                if len(out) >= limit or not next_frontier:
-                    break
-                visited |= next_frontier
-                frontier = next_frontier
-        return out[:limit]
+            return breadth_first(
+                frontier, hops, limit,
+                lambda keys: ((r["id"], _relation(r["props"]), r["u"], r["v"]) for r in self._read(HOP, frontier=keys)))
 
     def neighbourhood(self, entity: str, hops: int = 1, limit: int = 100) -> tuple[list[Entity], list[Relation]]:
         relations = [rel for rel, _ in self.expand([entity], hops=hops, limit=limit)]
