@@ -5,7 +5,11 @@ Entities, per sentence:
   ("RAG", "NVIDIA") and model names with digits or dashes ("bge-reranker-v2-m3", "GPT-4o");
 - Korean proper nouns: runs of kiwipiepy ``NNP`` tokens ("에이펙스 랩스", "노바-7"), with an attached
   common noun or an organisation suffix ("서울 대학교");
-- quoted terms ("…", “…”, 「…」, 『…』).
+- quoted terms ("…", “…”, 「…」, 『…』);
+- not: candidates made only of generic words (``is_generic``: "Team", "Wednesday", "English", "Correct", "팀과 제품");
+  "Employees of Hanbit Research" keeps "Hanbit Research".
+Aliases: "한빛랩스(Hanbit Labs)" (a name, then a parenthesised name in the other script) is one entity under
+the name the chunk mentions first; relations use that name, plus one ``also_known_as`` relation to the alias.
 
 Relations: a sentence with at least two entities gives one triple when a trigger from ``PATTERNS``
 matches (developed / 개발 -> ``developed_by``, headquartered in / 본사 / 위치 -> ``located_in``, ...).
@@ -517,8 +521,75 @@ def _relation_for(sentence: str, mentions: list[Mention]) -> tuple[Mention, str,
     return None
 
 
+ALIAS_PREDICATE = "also_known_as"
+_ALIAS_OPEN_RE = re.compile(r"\s*[(（]\s*")
+_ALIAS_CLOSE_RE = re.compile(r"\s*[)）]")
+
+
+def _alias_pairs(sentence: str, mentions: list[Mention]) -> list[tuple[Mention, Mention, int]]:
+    """"한빛랩스(Hanbit Labs)", "Hanbit Labs (한빛랩스)": a name followed by a parenthesised name in the other
+    script (Hangul / no Hangul) names the same thing. Gives (name, parenthesised name, end of the ")")."""
+    pairs = []
+    for a, b in zip(mentions, mentions[1:]):
+        close = _ALIAS_CLOSE_RE.match(sentence, b.end)
+        if close and _ALIAS_OPEN_RE.fullmatch(sentence[a.end:b.start]) and _has_hangul(a.name) != _has_hangul(b.name):
+            pairs.append((a, b, close.end()))
+    return pairs
+
+
+def _canonical_names(per_sentence: list[tuple[str, list[Mention]]]) -> dict[str, str]:
+    """entity_key(alias) -> display name of the canonical entity: of two names written as aliases, the one
+    the chunk mentions first (chains resolve to the first name of all)."""
+    first_seen: dict[str, tuple[int, str]] = {}
+    order = 0
+    for _, mentions in per_sentence:
+        for m in mentions:
+            first_seen.setdefault(entity_key(m.name), (order, m.name))
+            order += 1
+    parent: dict[str, str] = {}
+
+    def root(key: str) -> str:
+        while key in parent:
+            key = parent[key]
+        return key
+
+    for sentence, mentions in per_sentence:
+        for a, b, _ in _alias_pairs(sentence, mentions):
+            ra, rb = root(entity_key(a.name)), root(entity_key(b.name))
+            if ra != rb:
+                keep, drop = sorted((ra, rb), key=lambda k: first_seen[k][0])
+                parent[drop] = keep
+    return {key: first_seen[root(key)][1] for key in parent}
+
+
+def _apply_aliases(sentence: str, mentions: list[Mention], canonical: dict[str, str]) -> list[Mention]:
+    """The sentence's mentions under their canonical names; "A (B)" becomes one mention that spans the
+    parentheses and takes the particle after them ("한빛랩스(Hanbit Labs)는" -> subject)."""
+    if not canonical:
+        return mentions
+    merged = {id(a): (b, end) for a, b, end in _alias_pairs(sentence, mentions)}
+    out: list[Mention] = []
+    skip: set[int] = set()
+    for m in mentions:
+        if id(m) in skip:
+            continue
+        name = canonical.get(entity_key(m.name), m.name)
+        start, end, particle = m.start, m.end, m.particle
+        if id(m) in merged:
+            b, end = merged[id(m)]
+            skip.add(id(b))
+            pm = _KO_PARTICLE_RE.match(sentence[end:])
+            particle = re.sub(r"\s+", "", pm.group("p")) if pm else ""
+        out.append(Mention(start, end, name, _entity_type(name), particle))
+    return out
+
+
 def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Extraction:
-    """Entities and relations of one chunk; every relation carries its sentence as evidence."""
+    """Entities and relations of one chunk; every relation carries its sentence as evidence.
+
+    Aliases ("한빛랩스(Hanbit Labs)") are one entity under the name the chunk mentions first; every relation
+    of the chunk uses that name, and one ``also_known_as`` relation (canonical -> alias) records the alias,
+    since the graph store holds no alias list."""
     entities: dict[str, Entity] = {}
     relations: list[Relation] = []
     seen: set[tuple[str, str, str]] = set()
@@ -526,8 +597,22 @@ def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Ext
     known_names = mid_sentence_names(sentences)
     first_pass = [find_mentions(sentence, known_names) for sentence in sentences]
     known_korean = frozenset(m.name for ms in first_pass for m in ms if _has_hangul(m.name) and len(m.name) >= 2)
-    for sentence, first in zip(sentences, first_pass):
-        mentions = find_mentions(sentence, known_names, known_korean) if known_korean else first
+    per_sentence = [(sentence, find_mentions(sentence, known_names, known_korean) if known_korean else first)
+                    for sentence, first in zip(sentences, first_pass)]
+    canonical = _canonical_names(per_sentence)
+    for sentence, raw in per_sentence:
+        for a, b, _ in _alias_pairs(sentence, raw):
+            for alias in (a, b):
+                key = entity_key(alias.name)
+                name = canonical.get(key, alias.name)
+                ident = (entity_key(name), ALIAS_PREDICATE, key)
+                if key in canonical and ident not in seen:
+                    seen.add(ident)
+                    relations.append(Relation(source=name, predicate=ALIAS_PREDICATE, target=alias.name,
+                                              evidence=sentence.strip(), doc_id=doc_id, chunk_id=chunk_id,
+                                              source_file=source_file))
+    for sentence, raw in per_sentence:
+        mentions = _apply_aliases(sentence, raw, canonical)
         distinct: list[Mention] = []
         for m in mentions:
             key = entity_key(m.name)

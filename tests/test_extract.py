@@ -93,3 +93,44 @@ def test_sample_corpus_keeps_the_relations_the_questions_need(corpus):
     triples = {(entity_key(s), p, entity_key(t)) for x in corpus for s, p, t in _triples(x)}
     for s, p, t in NEEDED:
         assert (entity_key(s), p, entity_key(t)) in triples
+
+
+# ---- aliases: "한빛랩스(Hanbit Labs)" is one entity --------------------------------------------------------
+@pytest.mark.parametrize("text,canonical,alias", [
+    ("한빛랩스(Hanbit Labs)는 2017년에 설립된 회사다. Hanbit Labs는 Atlas를 개발했다.", "한빛랩스", "Hanbit Labs"),
+    ("한빛랩스 (Hanbit Labs)는 판교에 있다. Hanbit Labs는 Atlas를 개발했다.", "한빛랩스", "Hanbit Labs"),
+    ("Hanbit Labs(한빛랩스) develops Atlas. 한빛랩스는 판교에 있다.", "Hanbit Labs", "한빛랩스"),
+])
+def test_alias_in_parentheses_is_one_entity(text, canonical, alias):
+    found = extract(text, "d", "d#0")
+    keys = {entity_key(n) for n in _names(found)}
+    assert entity_key(canonical) in keys and entity_key(alias) not in keys
+    assert not any(r.predicate == "related_to" and {entity_key(r.source), entity_key(r.target)}
+                   == {entity_key(canonical), entity_key(alias)} for r in found.relations)
+    facts = [r for r in found.relations if r.predicate != "also_known_as"]
+    assert facts and all(entity_key(alias) not in (entity_key(r.source), entity_key(r.target)) for r in facts)
+    # the alias is recorded once, pointing at the canonical name, with the sentence that states it
+    recorded = [r for r in found.relations if r.predicate == "also_known_as"]
+    assert [(r.source, r.target) for r in recorded] == [(canonical, alias)]
+    assert "(" in recorded[0].evidence
+
+
+def test_alias_takes_the_particle_after_the_parentheses():
+    found = extract("한빛랩스(Hanbit Labs)는 판교에 있다.", "d", "d#0")
+    assert ("한빛랩스", "located_in", "판교") in _triples(found)
+
+
+def test_same_script_parentheses_and_plain_mentions_are_not_aliases():
+    found = extract("CRAG (Corrective RAG) grades documents. Atlas uses RRF.", "d", "d#0")
+    assert not any(r.predicate == "also_known_as" for r in found.relations)
+    assert {"CRAG", "Corrective RAG", "Atlas", "RRF"} <= _names(found)
+
+
+def test_sample_corpus_aliases_are_recorded_not_related(corpus):
+    for x in corpus:
+        for r in x.relations:
+            pair = {entity_key(r.source), entity_key(r.target)}
+            assert not (r.predicate == "related_to" and pair == {"한빛랩스", "hanbit labs"})
+    recorded = {(entity_key(r.source), entity_key(r.target)) for x in corpus for r in x.relations
+                if r.predicate == "also_known_as"}
+    assert recorded and recorded <= {("한빛랩스", "hanbit labs"), ("hanbit labs", "한빛랩스")}
