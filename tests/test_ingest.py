@@ -16,6 +16,7 @@ from rag.kb import BackendStatus, KnowledgeBase
 from rag.types import INGEST_STAGES, RagError
 from rag.vectorstore import VectorStore, collection_name
 from tests.support.kb import build_kb, make_settings
+from tests.support.servers import free_port, running_server
 from tests.test_loaders import make_docx, make_pdf
 
 ORION = ("The Orion-3 model was developed by Helix Labs. Orion-3 uses bge-reranker-v2-m3 for reranking.\n\n"
@@ -290,48 +291,21 @@ def test_embedder_is_shared_per_model_and_cosine_is_plain(tmp_path):
 
 
 # ---- Chroma server (HttpClient) ---------------------------------------------------------
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def chroma_server(tmp_path):
     """A real `chroma run` server (the CLI ships with the chromadb package) on 127.0.0.1."""
     import os
     import shutil
-    import subprocess
-    import time
-    import urllib.request
 
     exe = shutil.which("chroma")
     if exe is None:
         pytest.skip("the chroma CLI is not installed")
-    port = _free_port()
-    log = open(tmp_path / "chroma.log", "wb")
-    proc = subprocess.Popen([exe, "run", "--path", str(tmp_path / "chroma-server"), "--host", "127.0.0.1",
-                             "--port", str(port)], stdout=log, stderr=subprocess.STDOUT,
-                            env={**os.environ, "ANONYMIZED_TELEMETRY": "False"})
-    deadline = time.time() + 90
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=2):
-                break
-        except OSError:
-            if proc.poll() is not None or time.time() > deadline:
-                proc.kill()
-                raise AssertionError("chroma server did not start: " + (tmp_path / "chroma.log").read_text())
-            time.sleep(0.5)
-    yield port
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    port = free_port()
+    with running_server([exe, "run", "--path", str(tmp_path / "chroma-server"), "--host", "127.0.0.1",
+                         "--port", str(port)], f"http://127.0.0.1:{port}/api/v2/heartbeat", tmp_path / "chroma.log",
+                        env={**os.environ, "ANONYMIZED_TELEMETRY": "False"}, start_timeout_s=90,
+                        name="chroma server"):
+        yield port
 
 
 @pytest.mark.integration
@@ -349,7 +323,7 @@ def test_chroma_server_is_used_when_chroma_host_is_set(tmp_path, chroma_server):
 
 
 def test_an_unreachable_chroma_server_is_reported(tmp_path):
-    kb = KnowledgeBase(make_settings(tmp_path / "kb", chroma_host="127.0.0.1", chroma_port=_free_port()))
+    kb = KnowledgeBase(make_settings(tmp_path / "kb", chroma_host="127.0.0.1", chroma_port=free_port()))
     result = kb.ingest_bytes("orion.md", ORION.encode())
     assert result.status == "error" and "unreachable" in result.error and "CHROMA_HOST" in result.error
     status = next(s for s in kb.status() if s.component == "vector store")

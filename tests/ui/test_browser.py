@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.support.servers import free_port, running_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -28,45 +26,21 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 EXCEPTION_BOX = '[data-testid="stException"]'
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def app_url(tmp_path, data_dir):
     """A running `streamlit run app.py` with its own data dir; yields its URL and stops it afterwards."""
     port = free_port()
     env = dict(os.environ, RAG_DATA_DIR=str(data_dir), ANONYMIZED_TELEMETRY="False")
-    log = (tmp_path / "streamlit.log").open("w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none"],
-        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                pytest.fail("streamlit did not start:\n" + (tmp_path / "streamlit.log").read_text()[-3000:])
-            time.sleep(0.5)
-        yield url
+        with running_server(
+                [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+                 "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
+                 "--server.fileWatcherType", "none"],
+                url + "/_stcore/health", tmp_path / "streamlit.log", env=env, cwd=REPO, stop_timeout_s=15,
+                name="streamlit"):
+            yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
         ARTIFACTS.mkdir(exist_ok=True)
         shutil.copy(tmp_path / "streamlit.log", ARTIFACTS / "streamlit.log")
 
