@@ -1,0 +1,237 @@
+"""generate: extractive answers — sentences copied from the documents, numbered citations, never invented text."""
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from rag.engines.offline.coverage import Coverage, coverage_of, question_terms
+from rag.engines.offline.relations import asked_relations, graph_path
+from rag.engines.offline.rules import VALUE_QUESTION
+from rag.engines.offline.text import _clean_sentence, _cite_label, _label_of, _norm, _quote, _sentences, language_of
+from rag.engines.offline.vocabulary import FRAMES
+from rag.types import Answer, Citation, Grade, Retrieved
+
+
+class Answerer:
+    """generate: extractive answers — sentences copied from the documents, numbered citations, never invented text. (a part of ``OfflineEngine``)."""
+
+    def generate(self, question: str, docs: list[Retrieved], grades: list[Grade] | None, mode: str) -> Answer:
+        lang = language_of(question)
+        if mode == "direct":
+            return self._generate_direct(question, lang)
+        if mode == "naive":
+            return self._generate_naive(question, docs, lang)
+        if mode == "partial":
+            return self._generate_partial(question, docs, grades, lang)
+        return self._generate_answer(question, docs, grades, lang)
+
+    @staticmethod
+    def _context(docs: Sequence[Retrieved]) -> str:
+        return "\n\n".join(f"[{i}] {_cite_label(d)}\n{d.text}" for i, d in enumerate(docs, 1))
+
+    @staticmethod
+    def _template(mode: str, description: str, question: str) -> list[dict[str, str]]:
+        return [{"role": "system", "content": f"offline engine, mode '{mode}' (rules, no language model): {description}"},
+                {"role": "user", "content": question}]
+
+    def _rank_sentences(self, terms: Sequence[str], docs: Sequence[Retrieved],
+                        wants_value: bool = False) -> list[tuple[float, int, str, Coverage]]:
+        """(score, doc position, sentence, coverage) for every sentence of the docs, best first. When the question
+        asks for a value (몇 / 얼마 / how many / what value), a sentence that states a number ranks higher."""
+        ranked: list[tuple[float, int, str, Coverage]] = []
+        for pos, doc in enumerate(docs):
+            for sentence in _sentences(doc.text):
+                clean = _clean_sentence(sentence)
+                if len(clean) < 12 or " " not in clean.strip() or sentence.lstrip().startswith("#"):
+                    continue
+                cov = coverage_of(terms, clean)
+                bonus = 0.15 if wants_value and cov.score > 0 and re.search(r"\d", clean) else 0.0
+                ranked.append((cov.score + bonus - 0.01 * pos, pos, clean, cov))
+        # Equal coverage in one document: the shorter sentence states the fact more directly
+        # ("연차 휴가는 입사 1년 후 15일이다" over a long sentence about the first year's exception).
+        ranked.sort(key=lambda x: (-round(x[0], 6), x[1], len(x[2])))
+        return ranked
+
+    def _select(self, terms: Sequence[str], docs: Sequence[Retrieved],
+                wants_value: bool = False) -> list[tuple[int, str, Coverage]]:
+        """Greedy cover: the best sentence, then sentences that add uncovered key terms."""
+        ranked = self._rank_sentences(terms, docs, wants_value)
+        if not ranked:
+            return []
+        chosen = [ranked[0]]
+        covered = set(ranked[0][3].covered)
+        for item in ranked[1:]:
+            if len(chosen) >= self.rules.max_evidence:
+                break
+            new = set(item[3].covered) - covered
+            if new and item[0] >= 0.25 and len(item[3].covered) >= 2:
+                chosen.append(item)
+                covered |= new
+        if (len(chosen) == 1 and len(ranked) > 1 and ranked[1][0] >= max(0.25, 0.6 * ranked[0][0])
+                and ranked[1][1] != ranked[0][1]):
+            chosen.append(ranked[1])  # a second source that supports the same terms
+        return [(pos, s, cov) for _, pos, s, cov in chosen]
+
+    def _answer_with_citations(self, question: str, pool: list[Retrieved], terms: Sequence[str], lang: str,
+                               uncertainty: str | None) -> tuple[str, list[Citation], list[tuple[int, str, Coverage]]]:
+        f = FRAMES[lang]
+        picked = self._select(terms, pool, wants_value=bool(VALUE_QUESTION.search(_norm(question))))
+        order: list[int] = []
+        for pos, _, _ in picked:
+            if pos not in order:
+                order.append(pos)
+        number = {pos: i + 1 for i, pos in enumerate(order)}
+        lines = [f"{f['conclusion']}: {picked[0][1]} [{number[picked[0][0]]}]", f"{f['evidence']}:"]
+        lines += [f"- {s} [{number[pos]}]" for pos, s, _ in picked]
+        lines.append(f"{f['sources']}: " + "; ".join(f"[{number[p]}] {_cite_label(pool[p])}" for p in order))
+        if uncertainty:
+            lines.append(f"{f['uncertainty']}: {uncertainty}")
+        citations = [Citation(id=pool[p].id, source=pool[p].source, text=pool[p].text, doc_id=pool[p].doc_id,
+                              chunk_index=pool[p].chunk_index) for p in order]
+        return "\n".join(lines), citations, picked
+
+    def _generate_answer(self, question: str, docs: list[Retrieved], grades: list[Grade] | None, lang: str) -> Answer:
+        f = FRAMES[lang]
+        labels = [_label_of(grades, i) for i in range(len(docs))]
+        correct = sorted((i for i, lab in enumerate(labels) if lab == "correct"), key=lambda i: -grades[i].score)
+        ambiguous = sorted((i for i, lab in enumerate(labels) if lab == "ambiguous"), key=lambda i: -grades[i].score)
+        pool = [docs[i] for i in correct + ambiguous]
+        template = self._template("answer", "quote the sentences of correct (then ambiguous) documents that best cover "
+                                  "the question's key terms; conclusion + evidence + citations + uncertainty; "
+                                  "abstain when no document is correct or ambiguous", question)
+        if not pool:
+            text = f"{f['abstain']} {f['abstain_hint']}"
+            return Answer(text, [], True, f"no document graded correct or ambiguous ({len(docs)} graded) → abstain",
+                          context=self._context([]), prompt=template)
+        if all(d.tool == "graph" for d in pool):
+            return self._generate_graph_answer(question, docs, grades, lang, template)
+        terms, _ = question_terms(question)
+        text, citations, picked = self._answer_with_citations(question, pool, terms, lang, uncertainty=None)
+        picked_cov = coverage_of(terms, "\n".join(s for _, s, _ in picked))
+        if not correct:
+            uncertainty = f["ambiguous_only"]
+        elif picked_cov.missing:
+            uncertainty = f["missing"].format(terms=_quote(picked_cov.missing))
+        else:
+            uncertainty = f["all_covered"]
+        text += f"\n{f['uncertainty']}: {uncertainty}"
+        reason = (f"extractive: {len(picked)} sentence(s) from {len(citations)} document(s) "
+                  f"({len(correct)} correct, {len(ambiguous)} ambiguous in context); "
+                  f"{picked_cov.summary()}")
+        return Answer(text, citations, False, reason, context=self._context(pool), prompt=template)
+
+    def _generate_graph_answer(self, question: str, docs: list[Retrieved], grades: list[Grade] | None, lang: str,
+                               template: list[dict[str, str]]) -> Answer:
+        """Graph facts: the path from the question's entities through the asked relations, fact by fact."""
+        f = FRAMES[lang]
+        supports = [self._support(_label_of(grades, i)) for i in range(len(docs))]
+        filled, chain, path = graph_path(question, docs, supports)
+        asked = asked_relations(question)
+        def predicate(i: int) -> str:
+            t = (docs[i].metadata or {}).get("triple") or []
+            return t[1] if len(t) == 3 else ""
+        on_path: list[int] = []
+        for rel in asked:  # the fact nearest to the question's entities for each asked relation
+            first = next((i for i in path if predicate(i) == rel), None)
+            if first is not None:
+                on_path.append(first)
+        on_path.sort(key=path.index)
+        if any(0 < v < 1 for v in filled.values()):  # a related_to fact stood in for a missing relation
+            on_path += [i for i in path if predicate(i) == "related_to"][:1]
+        correct = [i for i in range(len(docs)) if _label_of(grades, i) == "correct" and i not in on_path]
+        chosen: list[int] = []
+        for i in on_path + correct:
+            key = tuple((docs[i].metadata or {}).get("triple") or [docs[i].id])
+            if all(tuple((docs[j].metadata or {}).get("triple") or [docs[j].id]) != key for j in chosen):
+                chosen.append(i)
+        chosen = chosen[: self.rules.max_evidence + 1]
+        if not chosen:
+            chosen = [max(range(len(docs)), key=lambda i: supports[i] * grades[i].score)]
+        triples = []
+        for i in chosen:
+            t = (docs[i].metadata or {}).get("triple") or []
+            triples.append(f"{t[0]} —{t[1]}→ {t[2]}" if len(t) == 3 else _clean_sentence(docs[i].text))
+        lines = [f"{f['conclusion']}: " + "; ".join(f"{t} [{n}]" for n, t in enumerate(triples, 1)), f"{f['evidence']}:"]
+        for n, i in enumerate(chosen, 1):
+            evidence = (docs[i].metadata or {}).get("evidence") or docs[i].text.split("\n")[0]
+            lines.append(f"- {_clean_sentence(evidence)} [{n}]")
+        lines.append(f"{f['sources']}: " + "; ".join(f"[{n}] {_cite_label(docs[i])}" for n, i in enumerate(chosen, 1)))
+        missing = [p for p in sorted(asked) if filled.get(p, 0) < 1]
+        uncertainty = (f["missing"].format(terms=_quote(missing)) if missing else
+                       self._say(lang, "질문이 묻는 관계가 모두 그래프 사실로 이어집니다. 사실은 문서 문장에서 규칙으로 뽑은 것입니다.",
+                                 "Every asked relation is reached by a graph fact; facts were extracted from document "
+                                 "sentences by rules.",
+                                 "问题所问的关系都由图谱事实连接；事实由规则从文档句子中抽取。"))
+        lines.append(f"{f['uncertainty']}: {uncertainty}")
+        citations = [Citation(id=docs[i].id, source=docs[i].source, text=docs[i].text, doc_id=docs[i].doc_id,
+                              chunk_index=docs[i].chunk_index) for i in chosen]
+        pool = [docs[i] for i in chosen]
+        return Answer("\n".join(lines), citations, False,
+                      f"graph path: {len(chosen)} fact(s), asked relations covered {chain:.2f}",
+                      context=self._context(pool), prompt=template)
+
+    def _generate_naive(self, question: str, docs: list[Retrieved], lang: str) -> Answer:
+        f = FRAMES[lang]
+        template = self._template("naive", "no grading: quote the best-matching sentences of the top documents "
+                                  "as the answer (pipeline baseline; it never checks relevance)", question)
+        top = list(docs[: self.settings.top_k])
+        if not top:
+            return Answer(f["no_docs"], [], False, "naive: nothing retrieved", context="", prompt=template)
+        terms, _ = question_terms(question)
+        text, citations, picked = self._answer_with_citations(question, top, terms, lang, uncertainty=None)
+        return Answer(text, citations, False,
+                      f"naive: answered from the top {len(top)} documents without grading "
+                      f"({len(picked)} sentence(s) quoted)", context=self._context(top), prompt=template)
+
+    def _generate_partial(self, question: str, docs: list[Retrieved], grades: list[Grade] | None,
+                          lang: str) -> Answer:
+        f = FRAMES[lang]
+        template = self._template("partial", "list which key terms of the question the correct / ambiguous documents "
+                                  "cover (with the sentence and source) and which none covers", question)
+        labels = [_label_of(grades, i) for i in range(len(docs))]
+        pool_idx = [i for i, lab in enumerate(labels) if lab == "correct"] + \
+                   [i for i, lab in enumerate(labels) if lab == "ambiguous"]
+        seen: set[str] = set()
+        pool: list[Retrieved] = []
+        for i in pool_idx:
+            if docs[i].id not in seen:
+                seen.add(docs[i].id)
+                pool.append(docs[i])
+        terms, _ = question_terms(question)
+        found: list[tuple[str, int, str]] = []
+        missing: list[str] = []
+        for t in terms:
+            hit = None
+            for pos, doc in enumerate(pool):
+                for sentence in _sentences(doc.text):
+                    if coverage_of([t], sentence).credit[t] > 0:
+                        hit = (t, pos, _clean_sentence(sentence))
+                        break
+                if hit:
+                    break
+            if hit:
+                found.append(hit)
+            else:
+                missing.append(t)
+        if not found:
+            text = f"{f['abstain']}\n{f['not_found']}: {_quote(terms, 12) or question}"
+            return Answer(text, [], True, f"partial: no correct/ambiguous document covers any key term → abstain",
+                          context=self._context(pool), prompt=template)
+        order: list[int] = []
+        for _, pos, _ in found:
+            if pos not in order:
+                order.append(pos)
+        number = {pos: i + 1 for i, pos in enumerate(order)}
+        by_sentence: dict[tuple[int, str], list[str]] = {}
+        for t, pos, sentence in found:
+            by_sentence.setdefault((pos, sentence), []).append(t)
+        lines = [f"{f['found']}:"]
+        lines += [f"- {sentence} [{number[pos]}] ({_quote(ts, 12)})" for (pos, sentence), ts in by_sentence.items()]
+        lines.append(f"{f['not_found']}: " + (_quote(missing, 12) if missing else "-"))
+        lines.append(f"{f['sources']}: " + "; ".join(f"[{number[p]}] {_cite_label(pool[p])}" for p in order))
+        lines.append(f"{f['uncertainty']}: {f['partial_note']}")
+        citations = [Citation(id=pool[p].id, source=pool[p].source, text=pool[p].text, doc_id=pool[p].doc_id,
+                              chunk_index=pool[p].chunk_index) for p in order]
+        return Answer("\n".join(lines), citations, False,
+                      f"partial: {len(found)}/{len(terms)} key terms found in {len(order)} document(s); "
+                      f"not found: {_quote(missing) or 'none'}", context=self._context(pool), prompt=template)

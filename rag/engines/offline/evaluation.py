@@ -1,0 +1,54 @@
+"""evaluate: context quality 0..1 of the graded documents together."""
+from __future__ import annotations
+
+from rag.engines.offline.coverage import Coverage, _fact_coverage, coverage_of, question_terms
+from rag.engines.offline.relations import asked_relations, graph_path
+from rag.engines.offline.text import _doc_text_for_grading, _label_of, _quote
+from rag.types import Grade, Quality, Retrieved
+
+
+class ContextEvaluator:
+    """evaluate: context quality 0..1 of the graded documents together. (a part of ``OfflineEngine``)."""
+
+    def _support(self, label: str | None) -> float:
+        return 1.0 if label == "correct" else self.rules.ambiguous_support if label == "ambiguous" else 0.0
+
+    def evaluate(self, question: str, docs: list[Retrieved], grades: list[Grade]) -> Quality:
+        r = self.rules
+        if not docs:
+            return Quality(0.0, "no documents retrieved → quality 0.00")
+        terms, focus = question_terms(question)
+        supports = [self._support(_label_of(grades, i)) for i in range(len(docs))]
+        n_correct = sum(1 for s in supports if s == 1.0)
+        n_amb = sum(1 for i in range(len(docs)) if _label_of(grades, i) == "ambiguous")
+        best = max((s * grades[i].score for i, s in enumerate(supports) if s > 0), default=0.0)
+        share = sum(supports) / len(docs)
+        credit = {t: 0.0 for t in terms}
+        for i, s in enumerate(supports):
+            if s <= 0:
+                continue
+            cov = (_fact_coverage(terms, focus, docs[i]) if docs[i].tool == "graph"
+                   else coverage_of(terms, _doc_text_for_grading(docs[i])))
+            for t in terms:
+                credit[t] = max(credit[t], s * cov.credit.get(t, 0.0))
+        weights = {t: Coverage(terms, {}, {}, focus).weight(t) for t in terms}
+        total = sum(weights.values())
+        union = sum(weights[t] * credit[t] for t in terms) / total if total else (1.0 if best > 0 else 0.0)
+        quality = round(r.quality_best * best + r.quality_coverage * union + r.quality_share * share, 3)
+        missing = [t for t in terms if credit[t] <= 0]
+        reason = (f"{r.quality_best}×best {best:.2f} + {r.quality_coverage}×coverage {union:.2f} + "
+                  f"{r.quality_share}×share {share:.2f} = {quality:.2f} "
+                  f"({n_correct} correct, {n_amb} ambiguous of {len(docs)})")
+        asked = asked_relations(question)
+        if asked and any(d.tool == "graph" for d in docs):
+            # graph facts answer a chain: what counts is whether every asked relation is reached from the
+            # question's entities, not how good the single best fact is
+            filled, chain, _ = graph_path(question, docs, supports)
+            quality = round(chain * (0.5 + 0.5 * union), 3)
+            shown = ", ".join(f"{p} {'✓' if filled.get(p, 0) >= 1 else '½ (related_to)' if filled.get(p) else '✗'}"
+                              for p in sorted(asked))
+            reason = (f"graph path: coverage of asked relations {chain:.2f} ({shown}) × (0.5 + 0.5×key-term coverage "
+                      f"{union:.2f}) = {quality:.2f} ({n_correct} correct, {n_amb} ambiguous of {len(docs)})")
+        if missing:
+            reason += f"; not covered: {_quote(missing, 4)}"
+        return Quality(min(1.0, quality), reason)

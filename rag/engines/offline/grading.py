@@ -1,0 +1,88 @@
+"""grade: CRAG labels (correct / ambiguous / incorrect) for one retrieved document or graph fact."""
+from __future__ import annotations
+
+from rag.engines.offline.coverage import Coverage, _fact_coverage, coverage_of, question_terms
+from rag.engines.offline.relations import asked_relations
+from rag.engines.offline.text import _contains_phrase, _doc_text_for_grading, _norm, _quote, _specific
+from rag.types import Grade, Retrieved
+
+
+class Grader:
+    """grade: CRAG labels (correct / ambiguous / incorrect) for one retrieved document or graph fact. (a part of ``OfflineEngine``)."""
+
+    def grade(self, question: str, doc: Retrieved) -> Grade:
+        r = self.rules
+        terms, focus = question_terms(question)
+        text = _doc_text_for_grading(doc)
+        cov = coverage_of(terms, text, focus)
+        if doc.tool == "graph":
+            return self._grade_fact(question, doc, terms, focus, cov)
+        else:
+            sim, _origin = self.similarity(question, doc)
+            lo, hi = self.similarity_range()
+            sim_n = min(1.0, max(0.0, (sim - lo) / (hi - lo)))
+            score = r.sim_weight * sim_n + (1 - r.sim_weight) * cov.score
+            basis = f"similarity {sim:.2f}, {cov.summary()}"
+        score = round(min(1.0, max(0.0, score)), 3)
+
+        if cov.content_terms and cov.content_hits == 0:
+            label, why = "incorrect", "none of the asked-about words " + _quote(cov.content_terms, 4)
+            score = min(score, 0.2)
+        elif not terms and score >= r.correct_score:
+            label, why = "correct", "no key terms in the question; similarity decides"
+        elif cov.missing_numbers:
+            label = "ambiguous" if score >= r.ambiguous_score * 0.8 else "incorrect"
+            why = f"lacks {_quote(cov.missing_numbers)} from the question"
+            score = min(score, r.correct_score - 0.05)
+        elif score >= r.correct_score and cov.score >= r.correct_coverage:
+            label, why = "correct", f"score {score:.2f} ≥ {r.correct_score}"
+        elif score >= r.ambiguous_score:
+            label = "ambiguous"
+            why = (f"score {score:.2f} < {r.correct_score}" if score < r.correct_score
+                   else f"coverage {cov.score:.2f} < {r.correct_coverage}")
+        else:
+            label, why = "incorrect", f"score {score:.2f} < {r.ambiguous_score}"
+        return Grade(label=label, score=round(score, 3), reason=f"{basis} → {label}: {why}")
+
+    def _grade_fact(self, question: str, doc: Retrieved, terms: list[str], focus: set[str], cov: Coverage) -> Grade:
+        """A graph fact: does it touch an entity of the question, and is its relation one the question asks?"""
+        r = self.rules
+        meta = doc.metadata or {}
+        hop = meta.get("hop")
+        hop = int(hop) if isinstance(hop, (int, float)) and hop >= 1 else 1
+        triple = meta.get("triple") or []
+        predicate = triple[1] if len(triple) == 3 else ""
+        asked = asked_relations(question)
+        cov = _fact_coverage(terms, focus, doc)
+        named = self._fact_touches_question(question, doc)
+        fills = predicate in asked
+        score = 0.35 * named + 0.35 * fills + 0.30 * cov.score
+        score = round(min(1.0, score / (1 + r.graph_hop_weight * (hop - 1))), 3)
+        basis = (f"graph fact (hop {hop}, {predicate or 'no predicate'}): "
+                 f"{'touches' if named else 'does not touch'} a question entity, relation "
+                 f"{'is' if fills else 'is not'} asked ({', '.join(sorted(asked)) or 'none detected'}), {cov.summary()}")
+        if fills and named and not cov.missing_numbers:
+            label, why = "correct", "asked relation of a question entity"
+            score = max(score, r.correct_score)
+        elif fills:
+            label, why = "ambiguous", "asked relation, but not of an entity named in the question (evaluate checks the path)"
+            score = min(max(score, r.ambiguous_score), r.correct_score - 0.05)
+        elif named and cov.content_hits > 0:
+            label, why = "ambiguous", "names a question entity, but its relation is not the one asked"
+            score = min(max(score, r.ambiguous_score), r.correct_score - 0.05)
+        elif cov.content_terms and cov.content_hits == 0:
+            label, why = "incorrect", "none of the asked-about words " + _quote(cov.content_terms, 4)
+            score = min(score, 0.2)
+        else:
+            label = "ambiguous" if score >= r.ambiguous_score else "incorrect"
+            why = f"score {score:.2f}"
+        return Grade(label=label, score=round(score, 3), reason=f"{basis} → {label}: {why}")
+
+    @staticmethod
+    def _fact_touches_question(question: str, doc: Retrieved) -> bool:
+        meta = doc.metadata or {}
+        triple = meta.get("triple") or []
+        ends = [triple[0], triple[2]] if len(triple) == 3 else []
+        q_entities = {_norm(e) for e in meta.get("question_entities") or [] if _specific(e)}
+        q = _norm(question)
+        return any(_specific(e) and (_norm(e) in q_entities or _contains_phrase(q, e)) for e in ends)

@@ -1,0 +1,72 @@
+"""Which relations a question asks about, and the path of graph facts that reaches them."""
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from rag.engines.offline.rules import RELATION_SLOTS
+from rag.engines.offline.text import _contains_phrase, _norm, _specific
+from rag.types import Retrieved
+
+def asked_relations(question: str) -> set[str]:
+    q = question.lower()
+    return {pred for pred, cue in RELATION_SLOTS if re.search(cue, q)}
+
+
+def _slot_term(term: str, predicate: str) -> bool:
+    """True when the question term is a cue for the fact's predicate ("도시" for located_in)."""
+    for pred, cue in RELATION_SLOTS:
+        if pred == predicate and re.search(cue, term):
+            return True
+    return False
+
+
+def graph_path(question: str, docs: Sequence[Retrieved],
+               supports: Sequence[float]) -> tuple[dict[str, float], float, list[int]]:
+    """Which asked relations are filled by facts connected to an entity of the question.
+
+    Start from the entities named in the question; follow supporting facts (grade correct / ambiguous) whose
+    relation is asked, or generic ``related_to`` facts; a reached fact with an asked relation fills it (credit 1);
+    a ``related_to`` fact on the path fills one still-missing relation at half credit.
+    Returns ({relation: credit}, mean credit over the asked relations, positions of the path's facts in order).
+    """
+    asked = asked_relations(question)
+    q = _norm(question)
+    facts: list[tuple[int, str, str, str]] = []
+    start: set[str] = set()
+    for pos, (doc, s) in enumerate(zip(docs, supports)):
+        triple = (doc.metadata or {}).get("triple") or []
+        if doc.tool != "graph" or len(triple) != 3 or s <= 0:
+            continue
+        facts.append((pos, _norm(triple[0]), triple[1], _norm(triple[2])))
+        start |= {_norm(e) for e in (doc.metadata or {}).get("question_entities") or [] if _specific(e)}
+        start |= {_norm(e) for e in (triple[0], triple[2]) if _specific(e) and _contains_phrase(q, e)}
+    reached = set(start)
+    filled: dict[str, float] = {}
+    generic = 0
+    path: list[int] = []
+    # asked relations first; generic related_to facts may extend the path only if that leaves a gap
+    for allowed in (asked, asked | {"related_to"}):
+        if allowed is not asked and all(p in filled for p in asked):
+            break
+        for _ in range(4):  # a few rounds: a 2-hop chain needs two
+            grew = False
+            for pos, src, pred, tgt in facts:
+                if pos in path or pred not in allowed or not (src in reached or tgt in reached):
+                    continue
+                path.append(pos)
+                if pred in asked:
+                    filled[pred] = 1.0
+                else:
+                    generic += 1
+                if not {src, tgt} <= reached:
+                    reached |= {src, tgt}
+                    grew = True
+            if not grew:
+                break
+    for pred in sorted(asked):
+        if generic and pred not in filled:
+            filled[pred] = 0.5
+            generic -= 1
+    chain = sum(filled.get(p, 0.0) for p in asked) / len(asked) if asked else 1.0
+    return filled, chain, path

@@ -1,0 +1,97 @@
+"""classify: keyword rules in a fixed order (direct → web → graph → vector)."""
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from rag.engines.offline.arithmetic import extract_expression, list_aggregate
+from rag.engines.offline.rules import (ARITHMETIC_PATTERNS, CHAIN_PATTERN, CODE_PATTERNS, HOW_CONNECTED,
+                                       RELATION_MARKERS, RELATIVE_HOP_PATTERN, TEMPORAL_MARKERS, TRANSLATION_MARKERS,
+                                       VALUE_QUESTION)
+from rag.engines.offline.text import _contains_phrase, _norm, _quote, _specific
+from rag.types import Decision
+
+
+class Router:
+    """classify: keyword rules in a fixed order (direct → web → graph → vector). (a part of ``OfflineEngine``)."""
+
+    def classify(self, question: str, known_entities: list[str]) -> Decision:
+        q = _norm(question)
+        checked: list[str] = []
+
+        checked.append("translation")
+        hits = [m for m in TRANSLATION_MARKERS if m in q]
+        if hits:
+            return Decision("direct", f"translation request '{hits[0]}' → direct (no retrieval needed)",
+                            signals={"rule": "translation", "matched": hits, "checked": checked})
+        checked.append("arithmetic")
+        for pattern in ARITHMETIC_PATTERNS:
+            m = re.search(pattern, q)
+            if m:
+                shown = extract_expression(question) or m.group(0).strip()
+                return Decision("direct", f"arithmetic expression '{shown}' → direct",
+                                signals={"rule": "arithmetic", "matched": [shown], "checked": checked})
+        aggregate = list_aggregate(question)
+        if aggregate:
+            return Decision("direct", f"{aggregate[0]} of a number list → direct (computed, no retrieval)",
+                            signals={"rule": "arithmetic", "matched": [aggregate[0]], "checked": checked})
+        checked.append("code syntax")
+        for pattern in CODE_PATTERNS:
+            m = re.search(pattern, q)
+            if m:
+                return Decision("direct", f"code-syntax question '{m.group(0).strip()[:40]}' → direct",
+                                signals={"rule": "code_syntax", "matched": [m.group(0).strip()], "checked": checked})
+
+        checked.append("temporal")
+        markers = [m for m in TEMPORAL_MARKERS if _contains_phrase(q, m)]
+        years = [y for y in re.findall(r"(?<!\d)(\d{4})(?!\d)", q) if self.rules.recent_year_from <= int(y) <= 2100]
+        if markers or years:
+            what = f"temporal marker '{markers[0]}'" if markers else f"year {years[0]} (>= {self.rules.recent_year_from})"
+            return Decision("web", f"{what} → web (the documents may be out of date)",
+                            signals={"rule": "temporal", "matched": markers + years, "checked": checked})
+
+        checked.append("relation")
+        entities = self._entities_in(question, known_entities)
+        relation = [m for m in RELATION_MARKERS if _contains_phrase(q, m)]
+        hop = RELATIVE_HOP_PATTERN.search(q)
+        if hop:
+            relation.append(hop.group(0).strip())
+        if CHAIN_PATTERN.search(question):
+            relation.append(CHAIN_PATTERN.search(question).group(0).strip())
+        if HOW_CONNECTED.search(q):
+            relation.append(HOW_CONNECTED.search(q).group(0))
+        if relation:
+            why = f"relation pattern '{relation[0]}'"
+            if entities:
+                why += f" with graph entit{'y' if len(entities) == 1 else 'ies'} {_quote(entities, 3)}"
+            return Decision("graph", why + " → graph",
+                            signals={"rule": "relation", "matched": relation, "entities": entities, "checked": checked})
+        checked.append("graph entities")
+        value = VALUE_QUESTION.search(q)
+        if len(entities) >= 2 and value:
+            return Decision("vector", f"{len(entities)} graph entities ({_quote(entities, 4)}) but the question asks "
+                            f"for a value ('{value.group(0)}') → vector (parameters are factual lookups)",
+                            signals={"rule": "value_question", "entities": entities, "matched": [value.group(0)],
+                                     "checked": checked})
+        if len(entities) >= 2:
+            return Decision("graph", f"{len(entities)} known graph entities ({_quote(entities, 4)}) → graph",
+                            signals={"rule": "entities", "entities": entities, "checked": checked})
+
+        why = "no temporal, relation, translation, arithmetic or code pattern"
+        if entities:
+            why += f"; 1 graph entity ({_quote(entities, 1)}) is not enough for graph"
+        return Decision("vector", why + " → vector (factual lookup)",
+                        signals={"rule": "default", "entities": entities, "checked": checked})
+
+    @staticmethod
+    def _entities_in(question: str, known_entities: Sequence[str]) -> list[str]:
+        q = _norm(question)
+        found: list[str] = []
+        for name in known_entities:
+            n = _norm(name).strip()
+            if not _specific(name):
+                continue
+            if _contains_phrase(q, n) and name not in found:
+                found.append(name)
+        # "Hanbit Labs" found: drop "Hanbit" when it is only part of a longer match
+        return [e for e in found if not any(e != o and _norm(e) in _norm(o) for o in found)]

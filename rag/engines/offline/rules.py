@@ -1,0 +1,154 @@
+"""Every tuned number and word list of the offline engine, in one place.
+
+Tuned on: ``sample_docs/`` (11 documents) and ``sample_docs/questions.jsonl`` unless a line says otherwise; these
+figures are training figures. Word lists that are plain language facts (question words, Korean endings) are marked
+"language", not tuned. Change a value here, rerun ``rag eval sample_docs/questions.jsonl``, and say so.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# tuned on sample_docs: a year from here on is treated as "after the documents were written" → web
+RECENT_YEAR_FROM = 2025  # a year from here on is treated as "after the documents were written" → web
+
+# language + sample_docs questions: words that ask for fresh information
+TEMPORAL_MARKERS = (
+    # English
+    "latest", "most recent", "recent", "recently", "today", "tonight", "yesterday", "this year", "this month",
+    "this week", "current", "currently", "nowadays", "right now", "news", "up to date", "up-to-date",
+    "breaking", "trending",
+    # Korean
+    "최신", "최근", "오늘", "어제", "올해", "금년", "현재", "요즘", "이번 주", "이번주", "이번 달", "이번달",
+    "지금", "뉴스", "실시간",
+    # Chinese
+    "最新", "最近", "今天", "昨天", "今年", "本周", "这周", "本月", "目前", "现在", "当前", "新闻", "近期",
+)
+
+# language: words that ask for a translation
+TRANSLATION_MARKERS = (
+    "translate", "translation", "in english", "into english", "in korean", "into korean", "in chinese",
+    "into chinese", "번역", "영어로", "한국어로", "한글로", "중국어로", "영문으로", "翻译", "译成", "翻成",
+    "用英文", "用英语", "用韩语", "用中文", "英文怎么说", "英语怎么说",
+)
+
+# tuned on sample_docs questions: code-syntax questions answered directly
+CODE_PATTERNS = (
+    r"(python|파이썬|javascript|java|sql|bash|rust|golang|typescript)\s*(에서|으로|로)\s*.*(방법|어떻게|하려면|코드|문법)",
+    r"(python|파이썬|javascript|java|sql|bash|rust|golang|typescript)\s*(코드|문법|구문)",
+    r"\bhow (do|can|would|should) (i|you|we)\b.*\b(in|with|using) (python|javascript|java|sql|bash|rust|go|typescript)\b",
+    r"\b(python|javascript|java|sql|bash|rust|typescript) (syntax|code|snippet|one-liner)\b",
+    r"\bsyntax (of|for)\b",
+    r"(用|在)\s*(python|java|javascript|sql)\s*.*(怎么|如何|代码|语法)",
+    r"(python|java|javascript|sql)\s*(中|里)\s*.*(怎么|如何)",
+)
+
+# language: arithmetic expressions
+ARITHMETIC_PATTERNS = (
+    r"\d\s*[+*/×÷^]\s*\(?\s*\d",
+    r"\d\s+-\s+\d",
+    r"\d\s*(더하기|빼기|곱하기|나누기)\s*\d",
+    r"\d\s*(plus|minus|times|multiplied by|divided by)\s*\d",
+    r"\d\s*(加|减|乘以|除以)\s*\d",
+    r"(sqrt|제곱근|平方根)\s*\(?\s*\d",
+)
+# "리스트 [4, 8, 15]의 평균", "the sum of [1, 2, 3]": an aggregate over a literal list of numbers
+NUMBER_LIST = re.compile(r"[\[(]\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?)+\s*[\])]")
+AGGREGATES: tuple[tuple[str, str], ...] = (
+    (r"평균|average|mean|平均", "average"), (r"합계|합|총합|sum|total|总和|合计", "sum"),
+    (r"최댓값|최대|가장 큰|max|maximum|largest|最大", "max"), (r"최솟값|최소|가장 작은|min|minimum|smallest|最小", "min"),
+    (r"중앙값|median|中位数", "median"),
+)
+
+# tuned on sample_docs questions: phrases that ask about a relation → graph
+RELATION_MARKERS = (
+    # Korean
+    "관계", "연관", "관련이", "누가 만들", "누가 개발", "누가 이끄", "누가 담당", "어느 조직", "어느 팀", "어떤 팀",
+    "무슨 팀", "어느 회사", "소속", "연결", "사이", "담당하는 팀", "이끄는", "이끄는 팀", "맡고 있는", "속한", "출신",
+    # English
+    "between", "related to", "relationship", "relation", "connected", "connection", "who developed", "who created",
+    "who built", "who made", "who leads", "who owns", "who runs", "which organization", "which organisation",
+    "which company", "which team", "what team", "belongs to", "belong to", "works for", "reports to",
+    "how is", "link between",
+    # Chinese
+    "关系", "谁开发", "谁创建", "谁负责", "哪个组织", "哪个团队", "哪个公司", "属于", "之间", "联系",
+)
+# Entity names too generic to count as "a known graph entity in the question".
+STOP_ENTITY_NAMES = frozenset({"ai", "it", "team", "teams", "팀", "회사", "company", "model", "모델", "people",
+                               "service", "product", "제품", "조직", "organization", "user", "users", "data"})
+
+# tuned on sample_docs questions
+# "X를 개발한 조직은 …", "the team that owns X": an entity described through a relation, then asked about
+RELATIVE_HOP_PATTERN = re.compile(
+    r"[가-힣]+(?:한|은|는|던|된)\s+(?:조직|팀|회사|연구자|연구진|기관|부서|연구소|사람|저자|개발자|팀장|곳)"
+    r"|\b(?:team|company|organi[sz]ation|person|researcher|group|lab|department|people)\s+(?:that|which|who)\b")
+# A question for a value or parameter is a factual lookup (seed 000: "vector — definitions, parameters")
+VALUE_QUESTION = re.compile(
+    r"\b(what|which) (value|number|parameter|setting|version)s?\b|\bhow (many|much|long|often|big)\b"
+    r"|\b(value|parameter)s? of\b|몇|얼마|며칠|값은|값이|파라미터|매개변수|설정값|多少|几|参数|数值")
+CHAIN_PATTERN = re.compile(r"\S+의\s+\S+의\s+")  # "A의 B의 C": a path through two relations
+HOW_CONNECTED = re.compile(r"\bhow (is|are) .+ (connected|related|linked) (to|with)\b")
+
+# Which relation a question asks about ("어느 도시" → located_in): graph facts whose predicate fills an asked
+# relation count its cue word as covered, so "Hanbit Research는 대전에 있다" answers "어느 도시" without the word "도시".
+RELATION_SLOTS: tuple[tuple[str, str], ...] = (
+    ("located_in", r"도시|어디|위치|본사|지역|소재|city|where|located|based|headquarter|哪里|位于|城市"),
+    ("leads", r"팀장|이끄|이끌|리더|책임자|대표|lead|head|manager|ceo|负责人|领导"),
+    ("belongs_to", r"소속|대학|출신|교수|구성원|member|belong|works? (?:at|for)|universit|affiliat|professor|属于|大学"),
+    ("developed_by", r"개발|만든|만들|제안|발표|공개|developed|built|created|made|proposed|invented|开发|提出"),
+    ("founded_by", r"설립|창업|창립|founded|founder|创立|创始"),
+    ("owns", r"담당|맡|운영|소유|owns?|responsible|maintain|runs?|operat|负责"),
+    ("uses", r"사용|쓰는|uses?|using|使用"),
+    ("part_of", r"일부|속한|part of|部分"),
+)
+
+# tuned on sample_docs questions: aggregation words
+# Aggregation words: a question asking for an average / total needs that statistic in the text (seed 002:
+# aggregation questions are answered by tables, not by a policy that merely mentions the topic).
+STATISTIC_TERMS = frozenset("평균 합계 총합 총계 비율 중앙값 통계 average mean median total sum percentage ratio "
+                            "statistics 平均 总计 合计 比例 中位数 统计".split())
+
+
+# language: Korean endings and question fillers (not fitted to a corpus)
+# Korean endings stripped from a question's key terms so that "판정되면", "갱신해", "팀의" meet "판정", "갱신", "팀".
+# Long endings always; verb endings only from stems of 2+ syllables; particles only from 2-syllable words
+# (textutil already strips them from longer ones) — "휴가" and "문서" stay whole.
+_KO_LONG_ENDINGS = tuple(sorted((
+    "하려고", "하는데", "하다고", "되다고", "다고", "되면", "하면", "하고", "해야", "했는지", "하는지", "는지", "인지",
+    "해서", "까지", "했던", "되는",
+), key=len, reverse=True))
+_KO_VERB_ENDINGS = ("해", "했", "되", "면", "고", "야")
+_KO_PARTICLES = ("이", "의", "에", "을", "를", "은", "는")
+_FILLER_PREFIXES = ("얼마", "며칠", "몇", "뭐", "무엇", "어떻", "누구", "어디", "언제", "어느", "어떤", "왜")
+_FILLER_WORDS = frozenset(
+    "있 있어 있을 있을까 있나 없 알 알려 할 하 되 수 년 월 일 하는데 하려고 주세요 싶 싶어 궁금 생각 "
+    "much many use uses used using does "
+    "value values thing things way kind".split())
+# clause ends: a comma or semicolon (not inside a number list "4, 8"), Korean "…는데 / …지만", English "and / but"
+_CLAUSE_SPLIT = re.compile(r"(?<!\d)[,;，；]|[,;，；](?!\s*-?\d)|(?<=[가-힣])(?:는데|인데|지만)(?=[\s,])|\s(?:and|but)\s")
+_QUESTION_CUES = re.compile(
+    r"[?？]|얼마|며칠|몇|무엇|뭐|누구|누가|어디|언제|어느|어떤|어떻게|왜|"
+    r"\b(what|which|who|whom|whose|when|where|why|how)\b|什么|哪|谁|多少|几|怎么|如何|为什么")
+
+
+# measured on the bundled e5 embedder over sample_docs
+# Similarity ranges in which each embedder family spreads "unrelated" .. "on topic" (rescaled to 0..1).
+# multilingual-e5 compresses cosine similarities into roughly 0.75-0.95.
+SIMILARITY_RANGES = {"e5": (0.80, 0.92), "openai": (0.20, 0.60), "default": (0.30, 0.80)}
+
+
+@dataclass
+class OfflineRules:
+    """Thresholds of the offline engine (shown by ``describe()``)."""
+
+    sim_weight: float = 0.45  # grade score = sim_weight * rescaled similarity + (1 - sim_weight) * coverage
+    correct_score: float = 0.60  # grade score needed for "correct" ...
+    correct_coverage: float = 0.50  # ... plus this key-term coverage, plus every number of the question
+    ambiguous_score: float = 0.35  # below this: "incorrect"
+    graph_hop_weight: float = 0.15  # graph facts: score divided by 1 + w * (hop - 1)
+    quality_best: float = 0.50  # quality = best * support-weighted best grade score
+    quality_coverage: float = 0.35  # + coverage * key-term coverage of the supporting documents together
+    quality_share: float = 0.15  # + share * support-weighted share of documents
+    ambiguous_support: float = 0.5  # an ambiguous document counts half in evaluate
+    max_evidence: int = 3  # sentences quoted in an answer
+    recent_year_from: int = RECENT_YEAR_FROM

@@ -1,0 +1,106 @@
+"""Small text helpers shared by the offline engine's modules: language, normalisation, phrases, sentences,
+citation labels."""
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any, Sequence
+
+from rag.engines.offline.rules import STATISTIC_TERMS, STOP_ENTITY_NAMES
+from rag.textutil import split_sentences
+from rag.types import Retrieved
+
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+_NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
+
+def language_of(text: str) -> str:
+    """'ko' when the text has Hangul, 'zh' when it has Chinese characters, else 'en'."""
+    if _HANGUL.search(text):
+        return "ko"
+    if _HAN.search(text):
+        return "zh"
+    return "en"
+
+
+def _norm(text: str) -> str:
+    return _THOUSANDS.sub("", unicodedata.normalize("NFKC", text).lower())
+
+
+def _is_number(term: str) -> bool:
+    return bool(_NUMBER.match(term))
+
+
+
+def _is_required(term: str) -> bool:
+    """Numbers, years and statistics of the question must be in a document graded correct."""
+    return _is_number(term) or term in STATISTIC_TERMS
+
+
+def _contains_phrase(norm_text: str, phrase: str) -> bool:
+    phrase = _norm(phrase)
+    if not phrase:
+        return False
+    if re.fullmatch(r"[a-z0-9][a-z0-9 .\-_]*", phrase):  # Latin: whole words only ("rag" not in "crag")
+        return re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", norm_text) is not None
+    return phrase in norm_text
+
+
+def _specific(name: str) -> bool:
+    """An entity name specific enough to anchor a question ("Orbit", not "Team")."""
+    n = _norm(name).strip()
+    return len(n) >= 2 and n not in STOP_ENTITY_NAMES
+
+
+def _quote(terms: Sequence[str], limit: int = 6) -> str:
+    shown = ", ".join(f"'{t}'" for t in list(terms)[:limit])
+    return shown + (f" (+{len(terms) - limit})" if len(terms) > limit else "")
+
+
+def _clean_sentence(sentence: str) -> str:
+    s = re.sub(r"^\s*(?:[-*•]|\d+[.)]|#+)\s*", "", sentence).strip()
+    return s
+
+
+_LIST_OR_HEADING = re.compile(r"^\s*(?:[-*•#|>]|\d+[.)]\s)")
+
+
+def _sentences(text: str) -> list[str]:
+    """Sentences of a chunk. A line wrapped inside a sentence is joined to the next one; headings and list
+    items (short lines, "1. …", "- …", "# …") stay on their own."""
+    merged: list[str] = []
+    for line in (raw.strip() for raw in text.strip().splitlines()):
+        previous = merged[-1] if merged else ""
+        wrapped = (previous and line and len(previous) >= 25 and not _LIST_OR_HEADING.match(line)
+                   and not re.search(r"[.!?。！？:：|]$", previous))
+        if wrapped:
+            merged[-1] = f"{previous} {line}"
+        else:
+            merged.append(line)
+    return split_sentences("\n".join(merged)) or [text]
+
+
+def _doc_text_for_grading(doc: Retrieved) -> str:
+    """A graph fact is judged on its triple and its evidence sentence."""
+    parts = [doc.text]
+    meta = doc.metadata or {}
+    for key in ("evidence", "source_entity", "target_entity", "subject", "object", "predicate"):
+        value = meta.get(key)
+        if isinstance(value, str) and value and value not in doc.text:
+            parts.append(value)
+    return "\n".join(parts)
+
+
+def _label_of(grades: Sequence[Any] | None, i: int) -> str | None:
+    if grades is None or i >= len(grades) or grades[i] is None:
+        return None
+    return getattr(grades[i], "label", None)
+
+
+def _cite_label(doc: Retrieved) -> str:
+    where = f"{doc.source}"
+    if doc.chunk_index is not None:
+        where += f" #{doc.chunk_index}"
+    return where
