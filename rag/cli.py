@@ -4,7 +4,7 @@
     python -m rag docs                      list documents
     python -m rag delete DOC_ID             remove one document (chunks, vectors, graph facts)
     python -m rag reset [--yes]             remove everything
-    python -m rag ask "QUESTION" [--variant agentic|naive] [--json] [--threshold X] [--max-attempts N] [--top-k K]
+    python -m rag ask "QUESTION" [--variant NAME] [--json] [--threshold X] [--max-attempts N] [--top-k K]
     python -m rag runs list [--json] | runs show RUN_ID [--json] | runs delete RUN_ID
     python -m rag status                    backends, engine, counts
     python -m rag neo4j ... / eval ...      (their own help: python -m rag neo4j --help)
@@ -25,7 +25,13 @@ from pathlib import Path
 from typing import Any, Iterator, TextIO
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-VARIANT_CHOICES = ("agentic", "naive")  # argparse choices; the registry is checked again at run time
+
+
+def variant_choices() -> list[str]:
+    """argparse choices for --variant: the registered variants (rag.variants.registry), read when the parser is built."""
+    from rag.variants import VARIANTS
+
+    return list(VARIANTS)
 
 
 class CliError(Exception):
@@ -62,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("ask", parents=[common], help="answer a question and record the run")
     p.add_argument("question", metavar="QUESTION")
-    p.add_argument("--variant", default="agentic", choices=VARIANT_CHOICES, help="agent variant (default agentic)")
+    p.add_argument("--variant", default="agentic", choices=variant_choices(), help="agent variant (default agentic)")
     p.add_argument("--json", action="store_true", help="print exactly one JSON object (the run summary)")
     p.add_argument("--threshold", type=float, help="context-quality threshold 0..1 (default 0.6)")
     p.add_argument("--max-attempts", type=int, help="retrieval attempts at most (default 2)")

@@ -1,7 +1,7 @@
 """The agent graph as graphviz DOT, with the path one run took highlighted and numbered.
 
-Input: every edge of the graph (``rag.variants.agentic.GRAPH_EDGES``) and a recorded ``Run``; nothing here
-recomputes a decision. Edge numbers follow ``run.edges`` (edge n leads into step n), so a node labelled
+Input: every edge of the variant's compiled LangGraph graph (``rag.variants.registry.graph_edges``) and a recorded
+``Run``; nothing here recomputes a decision. Node subtitles and loop nodes come from the variant's registry entry. Edge numbers follow ``run.edges`` (edge n leads into step n), so a node labelled
 ``#3 #7`` was executed as step 3 and step 7. Re-routes and rewrites are drawn in orange, failed steps in red,
 and, with ``upto``, only the first steps are lit and the step being inspected is drawn in gold.
 """
@@ -14,22 +14,6 @@ from rag.trace import Run
 
 START, END = "__start__", "__end__"
 
-# Plain-words subtitles drawn under the node names (Korean first: most users read Korean).
-NODE_SUBTITLES: dict[str, str] = {
-    "classify": "질문 분류 · route",
-    "retrieve_vector": "벡터 검색 · vector",
-    "retrieve_graph": "그래프 탐색 · graph",
-    "retrieve_web": "웹 검색 · web",
-    "grade_documents": "문서 채점 · grade",
-    "evaluate_context": "품질 평가 · quality",
-    "re_route": "다른 도구로 · re-route",
-    "rewrite_query": "질문 다시 쓰기 · rewrite",
-    "generate": "답변 생성 · answer",
-    "direct_generate": "바로 답변 · direct",
-    "partial_answer": "부분 답변 · partial",
-    "retrieve": "검색 · retrieve",
-}
-LOOP_NODES = {"re_route", "rewrite_query"}
 RANKS = (("retrieve_vector", "retrieve_graph", "retrieve_web"), ("re_route", "rewrite_query"),
          ("generate", "partial_answer"))
 
@@ -44,15 +28,23 @@ FILL_CURRENT = "#fdd663"
 
 
 def graph_edges(variant: str = "agentic") -> list[tuple[str, str]]:
-    """All edges of a variant's graph as (from, to) pairs: ``GRAPH_EDGES`` of ``rag.variants.<variant>``, or none
-    when that module has no static graph (then only the recorded path is drawn)."""
-    import importlib
+    """All edges of a variant's compiled graph as (from, to) pairs, or none when the variant is not registered or
+    declares no graph (then only the recorded path is drawn)."""
+    from rag.variants import registry
 
-    try:
-        module = importlib.import_module(f"rag.variants.{variant}")
-    except ImportError:
-        return []
-    return normalize_edges(getattr(module, "GRAPH_EDGES", ()))
+    return normalize_edges(registry.graph_edges(variant))
+
+
+def _subtitle(variant: str, node: str) -> str | None:
+    from rag.variants import registry
+
+    return registry.node_subtitle(variant, node)
+
+
+def _loop_nodes(variant: str) -> frozenset[str]:
+    from rag.variants import registry
+
+    return registry.loop_nodes(variant)
 
 
 def normalize_edges(edges: Iterable[Sequence[str]]) -> list[tuple[str, str]]:
@@ -99,9 +91,12 @@ def taken_edges(run: Run | None, upto: int | None = None) -> list[tuple[int, str
 
 
 def agent_dot(run: Run | None = None, upto: int | None = None,
-              edges: Iterable[Sequence[str]] | None = None, title: str | None = None) -> str:
+              edges: Iterable[Sequence[str]] | None = None, title: str | None = None,
+              variant: str | None = None) -> str:
     """DOT source of the graph; with a run, its path is highlighted and numbered (up to step ``upto``, 0-based)."""
-    all_edges = normalize_edges(edges) if edges is not None else graph_edges(run.variant if run else "agentic")
+    variant = run.variant if run else (variant or "agentic")
+    all_edges = normalize_edges(edges) if edges is not None else graph_edges(variant)
+    loop_nodes = _loop_nodes(variant)
     nodes: list[str] = []
     for src, dst in all_edges:
         for name in (src, dst):
@@ -146,13 +141,14 @@ def agent_dot(run: Run | None = None, upto: int | None = None,
                 fontcolor="black" if lit else "#5f6368", penwidth=2 if lit else 1))
             continue
         label = name
-        if name in NODE_SUBTITLES:
-            label += "\n" + NODE_SUBTITLES[name]
+        subtitle = _subtitle(variant, name)
+        if subtitle:
+            label += "\n" + subtitle
         numbers = visits.get(name)
         attrs: dict[str, object] = {"label": label}
         if numbers:
             attrs["label"] = label + "\n" + " ".join(f"#{n}" for n in numbers)
-            loop = name in LOOP_NODES
+            loop = name in loop_nodes
             attrs.update(fillcolor=FILL_FAIL if name in failed else FILL_LOOP if loop else FILL_VISITED,
                          color=COLOR_FAIL if name in failed else COLOR_LOOP if loop else COLOR_PATH,
                          fontcolor="black", penwidth=2)
@@ -171,12 +167,12 @@ def agent_dot(run: Run | None = None, upto: int | None = None,
     drawn = list(all_edges) + [e for e in numbers_by_edge if e not in all_edges]
     for src, dst in drawn:
         numbers = numbers_by_edge.get((src, dst))
-        back = src in LOOP_NODES  # re_route / rewrite_query lead back up to a retriever
+        back = src in loop_nodes  # re_route / rewrite_query lead back up to a retriever
         if not numbers:
             lines.append(f"  {_quote(src)} -> {_quote(dst)} " + _attrs(
                 style="dashed", constraint="false" if back else None))
             continue
-        loop = src in LOOP_NODES or dst in LOOP_NODES
+        loop = src in loop_nodes or dst in loop_nodes
         unknown = (src, dst) not in all_edges
         color = COLOR_FAIL if unknown else COLOR_LOOP if loop else COLOR_PATH
         lines.append(f"  {_quote(src)} -> {_quote(dst)} " + _attrs(

@@ -186,7 +186,16 @@ def context_recall(docs: Sequence[Any], relevant: Sequence[str]) -> float | None
 
 
 # ---- runs -----------------------------------------------------------------------------------------------------
-GENERATOR_NODES = ("generate", "partial_answer", "direct_generate")
+GENERATOR_NODES = ("generate", "partial_answer", "direct_generate")  # the agentic ones; see generator_nodes()
+
+
+def generator_nodes() -> tuple[str, ...]:
+    """Answer-producing nodes of every registered variant (rag.variants.registry), plus the agentic ones."""
+    try:
+        from rag.variants.registry import answer_nodes
+    except ImportError:
+        return GENERATOR_NODES
+    return tuple(dict.fromkeys([*GENERATOR_NODES, *answer_nodes()]))
 
 
 def used_documents(run: Any) -> list[Any]:
@@ -197,7 +206,7 @@ def used_documents(run: Any) -> list[Any]:
     """
     docs = list(run.documents)
     for step in reversed(run.steps):
-        if step.node in GENERATOR_NODES and isinstance(step.inputs.get("doc_ids"), list):
+        if step.node in generator_nodes() and isinstance(step.inputs.get("doc_ids"), list):
             wanted = [str(i) for i in step.inputs["doc_ids"]]
             by_id: dict[str, Any] = {}
             for d in docs:  # a graded record wins over an ungraded one of the same id

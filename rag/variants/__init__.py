@@ -1,8 +1,8 @@
 """Agent variants: ``VARIANTS`` (name -> class) and ``run_question``.
 
-A new variant (CRAG, Self-RAG, Adaptive, retriever-as-tool, ...) is one module with a class that has
-``name``, ``label``, ``description`` and ``run(question, kb, engine, settings, on_step=None) -> Run``
-(see ``rag.variants.base``), plus one line in ``VARIANTS``.
+A new variant is one module with a class that has ``name``, ``label``, ``description``,
+``run(question, kb, engine, settings, on_step=None) -> Run`` and the declarations listed in
+``rag.variants.registry`` (graph, notes, answer nodes, …), plus one ``register_variant`` line below.
 """
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-VARIANTS: dict[str, type[Variant]] = {
-    AgenticVariant.name: AgenticVariant,
-    NaiveVariant.name: NaiveVariant,
-}
+from rag.variants.registry import VARIANTS, register_variant, variant_names  # noqa: E402  (the one list)
+
+register_variant(AgenticVariant)
+register_variant(NaiveVariant)
 
 
 def get_variant(name: str) -> Variant:
@@ -54,4 +54,4 @@ def run_question(question: str, kb: KnowledgeBaseLike, engine: DecisionEngine, s
     return run
 
 
-__all__ = ["VARIANTS", "get_variant", "run_question", "Variant"]
+__all__ = ["VARIANTS", "register_variant", "variant_names", "get_variant", "run_question", "Variant"]

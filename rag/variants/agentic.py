@@ -410,6 +410,52 @@ class AgenticVariant:
     label = "Agentic RAG"
     description = ("classify → retrieve → grade every document → evaluate context quality → generate, re-route, "
                    "rewrite or stop with a partial answer (bounded by max attempts)")
+    build_graph = staticmethod(compiled_graph)
+    answer_nodes = (GENERATE, PARTIAL_ANSWER, DIRECT_GENERATE)
+    loop_nodes = (RE_ROUTE, REWRITE_QUERY)
+    subtitles = {CLASSIFY: "질문 분류 · route", RETRIEVE_VECTOR: "벡터 검색 · vector", RETRIEVE_GRAPH: "그래프 탐색 · graph",
+                 RETRIEVE_WEB: "웹 검색 · web", GRADE_DOCUMENTS: "문서 채점 · grade", EVALUATE_CONTEXT: "품질 평가 · quality",
+                 RE_ROUTE: "다른 도구로 · re-route", REWRITE_QUERY: "질문 다시 쓰기 · rewrite", GENERATE: "답변 생성 · answer",
+                 DIRECT_GENERATE: "바로 답변 · direct", PARTIAL_ANSWER: "부분 답변 · partial"}
+    notes = {
+        CLASSIFY: ("질문을 읽고 어디서 답을 찾을지 정합니다: 문서 벡터 검색, 지식 그래프, 웹, 또는 검색 없이 바로 답변.",
+                   "Reads the question and decides where to look: document vector search, the knowledge graph, "
+                   "the web, or no retrieval at all."),
+        RETRIEVE_VECTOR: ("문서 조각(청크)을 의미 유사도(벡터)와 키워드(BM25)로 함께 찾아 순위를 합칩니다.",
+                          "Finds document chunks by meaning (vectors) and by keywords (BM25) and fuses the two rankings."),
+        RETRIEVE_GRAPH: ("질문 속 개체(사람, 조직, 모델…)를 지식 그래프에서 찾고, 연결된 관계를 몇 단계 따라가 근거 문장을 모읍니다.",
+                         "Finds the question's entities in the knowledge graph and follows their relations a few hops, "
+                         "collecting the sentences they came from."),
+        RETRIEVE_WEB: ("웹 검색(Tavily)으로 최신 정보를 찾습니다. 키가 없으면 '사용 불가'로 기록되고, 다른 도구로 몰래 바꾸지 않습니다.",
+                       "Searches the web (Tavily) for recent information. Without a key it is recorded as unavailable, "
+                       "never silently replaced by another tool."),
+        GRADE_DOCUMENTS: ("가져온 문서 하나하나가 질문에 실제로 답하는지 채점합니다: correct / ambiguous / incorrect.",
+                          "Grades every retrieved document on whether it actually answers the question: "
+                          "correct / ambiguous / incorrect."),
+        EVALUATE_CONTEXT: ("채점 결과로 전체 근거의 품질(0~1)을 계산해 기준값과 비교하고, 다음 행동을 정합니다.",
+                           "Turns the grades into one context-quality score (0–1), compares it with the threshold, "
+                           "and decides what to do next."),
+        RE_ROUTE: ("근거가 부족해서 아직 시도하지 않은 다른 검색 도구로 바꿉니다 (vector → graph → web).",
+                   "The evidence was not good enough, so the agent switches to a retrieval tool it has not tried yet "
+                   "(vector → graph → web)."),
+        REWRITE_QUERY: ("검색어를 더 구체적으로 다시 써서 같은 도구로 다시 찾습니다.",
+                        "Rewrites the search query to be more specific and searches again with the same tool."),
+        GENERATE: ("충분하다고 판단된 근거만으로 답을 쓰고, 각 주장에 출처를 붙입니다.",
+                   "Writes the answer from the evidence judged good enough, citing a source for each claim."),
+        DIRECT_GENERATE: ("검색이 필요 없는 질문(번역, 계산, 일반 지식)이라 문서 없이 바로 답합니다.",
+                          "The question needs no retrieval (translation, arithmetic, general knowledge), "
+                          "so it is answered directly."),
+        PARTIAL_ANSWER: ("시도 횟수를 다 썼거나 같은 검색이 반복되어 멈춥니다. 지어내지 않고, 찾은 것과 못 찾은 것을 나눠 말합니다.",
+                         "The attempt budget ran out or the search repeated itself, so the agent stops. Instead of "
+                         "inventing an answer it says what was found and what was not."),
+    }
+    min_calls = "direct: 2 · retrieval: 1 + N + 1 + 1 (classify, grade each of N, evaluate, generate)"
+    prevents = {"F1": "every document graded; only correct/ambiguous reach the generator",
+                "F5": "max_attempts counted in the state, repetition detection",
+                "F6": "classify can route 'direct'",
+                "F7": "quality threshold: partial answer / abstention when the context is weak"}
+    leaves_open = {"F2": "ambiguous documents still reach the generator beside correct ones",
+                   "F3": "no check of the answer against the context", "F4": "no check of the answer itself"}
 
     def run(self, question: str, kb: KnowledgeBaseLike, engine: DecisionEngine, settings: Settings,
             on_step: OnStep | None = None) -> Run:
