@@ -1,7 +1,8 @@
 """The llm engine end to end: the real langchain-openai ChatOpenAI against the OpenAI-compatible stub on 127.0.0.1.
 
-Scripted replies drive every method; malformed replies (garbage text, wrong schema, out-of-range score, HTTP 500)
-must be recorded as errors with a safe default, and the API key must never reach a recorded ModelCall.
+Scripted replies drive every method; malformed replies (garbage text, wrong schema, out-of-range score) must be
+recorded as errors with a safe default; a failed request (HTTP 500, 401) raises ``ModelCallFailed`` with the recorded
+call; the API key must never reach a recorded ModelCall.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from rag.config import Settings
 from rag.engines import get_engine
-from rag.engines.llm import ClassifyOutput, LLMEngine, strict_json_schema
+from rag.engines.llm import ClassifyOutput, LLMEngine, ModelCallFailed, strict_json_schema
 from rag.types import DecisionEngine, Grade, RagError, Retrieved
 from tests.support.openai_stub import OpenAIStub, Reply, purpose_of
 
@@ -216,18 +217,35 @@ def test_out_of_range_score_falls_back(stub, engine):
     assert quality.score == 0.5 and "7.5" in quality.calls[0].error
 
 
-def test_http_500_never_crashes(stub, engine):
-    stub.add(Reply(status=500), Reply(status=500), Reply(status=500), Reply(status=500), Reply(status=500))
-    assert engine.classify("q", []).strategy == "vector"
-    quality = engine.evaluate("q", [WAGE], [Grade("correct", 0.9, "")])
-    assert quality.score == 0.5 and "500" in quality.calls[0].error and "seed 000" in quality.reason
-    rewrite = engine.rewrite("q", "previous query", [WAGE], [Grade("ambiguous", 0.5, "")])
-    assert rewrite.query == "previous query" and "request failed" in rewrite.calls[0].error
-    answer = engine.generate("2023년 최저임금은?", [WAGE], [Grade("correct", 0.9, "")], "answer")
-    assert answer.abstained and answer.citations == [] and "500" in answer.calls[0].error
+def test_http_500_is_a_failed_call_not_a_default(stub, engine):
+    """A failed request measured nothing: it raises with the recorded call instead of a neutral 0.5 or 'vector'."""
+    stub.add(*[Reply(status=500)] * 5)
+    for ask in (lambda: engine.classify("q", []),
+                lambda: engine.evaluate("q", [WAGE], [Grade("correct", 0.9, "")]),
+                lambda: engine.rewrite("q", "previous query", [WAGE], [Grade("ambiguous", 0.5, "")]),
+                lambda: engine.generate("2023년 최저임금은?", [WAGE], [Grade("correct", 0.9, "")], "answer")):
+        with pytest.raises(ModelCallFailed, match="HTTP 500") as failed:
+            ask()
+        [call] = failed.value.model_calls
+        assert call.error.startswith("request failed") and "500" in call.error and call.raw_output == ""
+    # ingest keeps going with the offline rules, and the call's error says so
     extraction = engine.extract("Orbit은 Platform Infra Team이 개발했다.", "d", "d:0", "o.md")
-    assert "offline rule-based extraction" in extraction.calls[0].error
+    assert "HTTP 500" in extraction.calls[0].error and "offline rule-based extraction" in extraction.calls[0].error
     assert len(stub.chat_requests) == 5  # max_retries=0: one request per call
+
+
+def test_retries_come_from_settings_and_only_for_glitches(stub, tmp_path):
+    settings = Settings(data_dir=tmp_path, engine="llm", openai_api_key=API_KEY, openai_base_url=stub.base_url,
+                        llm_timeout_s=10, llm_retries=2)
+    engine = LLMEngine(settings)
+    assert engine.max_retries == 2 and engine.describe()["retries"] == 2
+    stub.add(Reply(status=503), Reply(status=429), {"strategy": "graph", "reason": "two entities"})
+    decision = engine.classify("q", [])
+    assert decision.strategy == "graph" and len(stub.chat_requests) == 3
+    stub.add(Reply(status=400), {"strategy": "graph", "reason": "never asked"})
+    with pytest.raises(ModelCallFailed, match="HTTP 400"):  # a 4xx is an answer, not a glitch: no retry
+        engine.classify("q", [])
+    assert len(stub.chat_requests) == 4
 
 
 def test_generate_garbage_abstains(stub, engine):
@@ -240,7 +258,10 @@ def test_api_key_never_lands_in_a_model_call(stub, engine):
     echo = json.dumps({"error": {"message": f"Incorrect API key provided: {API_KEY}", "type": "invalid_request"}})
     stub.add(Reply(status=401, body=echo), f"here is your key back: {API_KEY}",
              {"label": "correct", "score": 0.9, "reason": f"key {API_KEY}"})
-    calls = engine.classify("q", []).calls + engine.classify("q", []).calls + engine.grade("q", WAGE).calls
+    with pytest.raises(ModelCallFailed) as failed:  # HTTP 401: a failed request, recorded with the call
+        engine.classify("q", [])
+    calls = failed.value.model_calls + engine.classify("q", []).calls + engine.grade("q", WAGE).calls
+    assert API_KEY not in str(failed.value)
     assert calls[0].error and "[redacted]" in calls[0].error
     assert "[redacted]" in calls[1].raw_output
     no_key_anywhere(calls)

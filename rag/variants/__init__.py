@@ -10,6 +10,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from rag.config import Settings
+from rag.deadline import run_deadline
 from rag.trace import Run
 from rag.types import DecisionEngine, RagError
 from rag.variants.agentic import AgenticVariant
@@ -38,14 +39,17 @@ def run_question(question: str, kb: KnowledgeBaseLike, engine: DecisionEngine, s
                  variant: str = "agentic", on_step: OnStep | None = None, store: "RunStore | None" = None) -> Run:
     """Answer ``question`` with the named variant and return its trace; saved to ``store`` when given.
 
-    Raises ``RagError`` only for an unknown variant or an empty question; every failure during the run is
-    recorded in the returned ``Run`` (``run.error``, ``stop_reason == "error"``).
+    Raises ``RagError`` only for an unknown variant, an empty question or one longer than
+    ``settings.max_question_chars``; every failure during the run is recorded in the returned ``Run``
+    (``run.error``, ``stop_reason == "error"``, or ``"deadline"`` when ``settings.run_deadline_s`` passed).
     """
     chosen = get_variant(variant)
     question = question.strip()
     if not question:
         raise RagError("the question is empty: type a question to ask")
-    run = chosen.run(question, kb, engine, settings, on_step=on_step)
+    check_question_length(question, settings)
+    with run_deadline(settings.run_deadline_s):
+        run = chosen.run(question, kb, engine, settings, on_step=on_step)
     if store is not None:
         try:
             store.save(run)
@@ -54,4 +58,12 @@ def run_question(question: str, kb: KnowledgeBaseLike, engine: DecisionEngine, s
     return run
 
 
-__all__ = ["VARIANTS", "register_variant", "variant_names", "get_variant", "run_question", "Variant"]
+def check_question_length(question: str, settings: Settings) -> None:
+    """Raise ``RagError`` with a plain message when the question is longer than the cap."""
+    if len(question) > settings.max_question_chars:
+        raise RagError(f"the question is too long: {len(question):,} characters, the limit is "
+                       f"{settings.max_question_chars:,} (RAG_MAX_QUESTION_CHARS). Ask about one thing at a time, "
+                       "or put long text into a document and ingest it.")
+
+
+__all__ = ["VARIANTS", "register_variant", "variant_names", "check_question_length", "get_variant", "run_question", "Variant"]

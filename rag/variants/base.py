@@ -23,7 +23,8 @@ from typing import Any, Callable, Iterable, Protocol
 
 from langgraph.runtime import Runtime
 
-from rag.config import Settings
+from rag import deadline
+from rag.config import Settings, redact_text
 from rag.trace import Attempt, DocRecord, Run, Step, StepTimer, now_iso
 from rag.types import Answer, DecisionEngine, Grade, ModelCall, Retrieved, ToolUnavailable
 
@@ -82,7 +83,8 @@ class TraceRecorder:
         """End the run with a plain message instead of an exception."""
         run = self.run
         run.error = message
-        run.stop_reason = "error"
+        current = deadline.current()
+        run.stop_reason = "deadline" if current is not None and current.hit else "error"
         run.abstained = True
         run.partial = False
         run.citations = []
@@ -124,14 +126,16 @@ def make_step(node: str, timer: StepTimer, *, attempt: int = 0, inputs: dict[str
 
 def failed_step(node: str, started_at: str, t0: float, exc: BaseException, *, index: int = 0, attempt: int = 0,
                 inputs: dict[str, Any] | None = None) -> Step:
+    """The step of a node that raised; a failed model request carries its recorded call (``exc.model_calls``)."""
     message = error_text(exc)
     return Step(index=index, node=node, started_at=started_at, duration_ms=(time.perf_counter() - t0) * 1000.0,
                 attempt=attempt, inputs=inputs or {}, decision="error", reason=f"{node} failed: {message}",
-                status="failed", error=message)
+                status="failed", error=message, model_calls=list(getattr(exc, "model_calls", None) or []))
 
 
 def error_text(exc: BaseException) -> str:
-    text = str(exc).strip()
+    """``Type: message`` with credentials inside URLs redacted (backend errors often quote their URI)."""
+    text = redact_text(str(exc).strip())
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
@@ -151,6 +155,7 @@ def guarded(node: str, function: Callable[[dict, Runtime], dict]) -> Callable[[d
     def wrapper(state: dict, runtime: Runtime) -> dict:
         started_at, t0 = now_iso(), time.perf_counter()
         try:
+            deadline.check(f"step '{node}'")  # a node never starts after the run's deadline
             return function(state, runtime)
         except NodeFailed:
             raise
@@ -183,11 +188,11 @@ def retrieve_with(tools: dict[str, Any], strategy: str, query: str, top_k: int) 
         return RetrievalOutcome([], False, f"no '{strategy}' tool is configured")
     ok, why = tool.available()
     if not ok:
-        return RetrievalOutcome([], False, f"the {strategy} tool is unavailable: {why}")
+        return RetrievalOutcome([], False, f"the {strategy} tool is unavailable: {redact_text(why)}")
     try:
         docs = list(tool.run(query, top_k))
     except ToolUnavailable as exc:
-        return RetrievalOutcome([], False, f"the {strategy} tool is unavailable: {exc}")
+        return RetrievalOutcome([], False, f"the {strategy} tool is unavailable: {redact_text(str(exc))}")
     note = f"{len(docs)} document(s) from {strategy}" if docs else f"the {strategy} tool returned no documents"
     return RetrievalOutcome(docs, True, note)
 

@@ -16,6 +16,10 @@ A reply may be
 - ``Reply(...)``: full control — HTTP status, raw body, forced tool call, usage, delay;
 - a callable ``f(body) -> reply``: decided from the request (e.g. by ``purpose_of(body)``).
 Every reply carries ``usage`` (prompt / completion tokens counted as whitespace-separated words unless given).
+
+Faults, for deadline tests: ``OpenAIStub(mode="hang")`` reads each request and never answers (until ``stop()``);
+``mode="drop"`` closes the connection without a reply; ``latency_s`` / ``Reply(delay_s=...)`` answer late;
+``refused_base_url()`` is a base URL on a closed port (connection refused).
 """
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ import hashlib
 import json
 import math
 import re
+import socket
 import threading
 import time
 from collections import deque
@@ -95,7 +100,12 @@ class OpenAIStub:
     """The server; a context manager (``with OpenAIStub(...) as stub``) or ``start()`` / ``stop()``."""
 
     def __init__(self, replies: Iterable[Any] = (), respond: Callable[[dict[str, Any]], Any] | None = None,
-                 latency_s: float = 0.0, embedding_dim: int = 64, model: str = "stub-model") -> None:
+                 latency_s: float = 0.0, embedding_dim: int = 64, model: str = "stub-model",
+                 mode: str = "normal") -> None:
+        if mode not in ("normal", "hang", "drop"):
+            raise ValueError(f"mode must be normal, hang or drop, got {mode!r}")
+        self.mode = mode
+        self._stopping = threading.Event()
         self.replies: deque[Any] = deque(replies)
         self.respond = respond
         self.latency_s = latency_s
@@ -141,6 +151,13 @@ class OpenAIStub:
                     return
                 with stub._lock:
                     stub.requests.append(Recorded(self.path, body, {k.lower(): v for k, v in self.headers.items()}))
+                if stub.mode == "hang":  # a server that took the request and went silent
+                    stub._stopping.wait()
+                    self.close_connection = True
+                    return
+                if stub.mode == "drop":  # a server that dies mid-request: no status line at all
+                    self.close_connection = True
+                    return
                 if stub.latency_s:
                     time.sleep(stub.latency_s)
                 if self.path.rstrip("/").endswith("/chat/completions"):
@@ -158,6 +175,7 @@ class OpenAIStub:
         return self
 
     def stop(self) -> None:
+        self._stopping.set()  # release hanging handlers
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -203,8 +221,8 @@ class OpenAIStub:
         reply = self._next_reply(body)
         if not isinstance(reply, Reply):
             reply = Reply(content=reply)
-        if reply.delay_s:
-            time.sleep(reply.delay_s)
+        if reply.delay_s:  # stop() cuts it short: Reply(delay_s=3600) is a call that hangs
+            self._stopping.wait(reply.delay_s)
         if reply.body is not None:
             return reply.status, reply.body
         if reply.status != 200:
@@ -242,4 +260,12 @@ class OpenAIStub:
                                 "usage": {"prompt_tokens": tokens, "total_tokens": tokens}})
 
 
-__all__ = ["OpenAIStub", "Recorded", "Reply", "hashed_embedding", "purpose_of"]
+def refused_base_url() -> str:
+    """An OpenAI base URL on a 127.0.0.1 port nobody listens on: every request gets 'connection refused'."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+__all__ = ["OpenAIStub", "Recorded", "Reply", "hashed_embedding", "purpose_of", "refused_base_url"]
