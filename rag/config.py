@@ -92,6 +92,16 @@ class Settings:
     neo4j_database: str | None = None
     # web search
     tavily_api_key: str | None = None
+    # tables, SQL and the react variant (issue 12, seed 002)
+    table_max_rows: int = 100_000  # RAG_TABLE_MAX_ROWS: a table with more rows is refused at ingest
+    sql_row_limit: int = 200  # RAG_SQL_ROW_LIMIT: most rows one SQL query may return
+    sql_timeout_s: float = 5.0  # RAG_SQL_TIMEOUT: one SQL query is interrupted after this many seconds
+    hop_limit_lookup: int = 2  # RAG_HOP_LIMIT_LOOKUP: retrieval hops of a lookup question (react)
+    hop_limit_comparison: int = 4  # RAG_HOP_LIMIT_COMPARISON: hops of a comparison, over all its targets
+    hop_limit_aggregate: int = 1  # RAG_HOP_LIMIT_AGGREGATE: SQL hops of an aggregate question (+1 recovery hop)
+    hop_limit_recent: int = 2  # RAG_HOP_LIMIT_RECENT: hops of a recent-information question
+    evidence_top_k: int = 2  # RAG_EVIDENCE_TOP_K: enough evidence = the top k grade scores all >= threshold
+    repeat_similarity: float = 0.95  # RAG_REPEAT_SIMILARITY: query-embedding cosine counted as a repeat
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.threshold <= 1.0:
@@ -121,6 +131,15 @@ class Settings:
             raise ValueError(f"max_question_chars (RAG_MAX_QUESTION_CHARS) must be at least 1, "
                              f"got {self.max_question_chars!r}")
         self.data_dir = Path(self.data_dir)
+        for name in ("table_max_rows", "sql_row_limit", "hop_limit_lookup", "hop_limit_comparison",
+                     "hop_limit_aggregate", "hop_limit_recent", "evidence_top_k"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} (RAG_{name.upper()}) must be at least 1, got {getattr(self, name)!r}")
+        if not self.sql_timeout_s > 0:
+            raise ValueError(f"sql_timeout_s (RAG_SQL_TIMEOUT) must be more than 0 seconds, got {self.sql_timeout_s!r}")
+        if not 0.0 < self.repeat_similarity <= 1.0:
+            raise ValueError(f"repeat_similarity (RAG_REPEAT_SIMILARITY) must be in (0, 1], "
+                             f"got {self.repeat_similarity!r}")
 
     @classmethod
     def from_env(cls, data_dir_override: str | os.PathLike | None = None, **overrides: Any) -> "Settings":
@@ -160,6 +179,19 @@ class Settings:
                     values[name] = cast(raw)
                 except ValueError:
                     raise ValueError(f"{env} must be {'a whole number' if cast is int else 'a number of seconds'}, "
+                                     f"got {raw!r}") from None
+        for name, env, cast in (("table_max_rows", "RAG_TABLE_MAX_ROWS", int), ("sql_row_limit", "RAG_SQL_ROW_LIMIT", int),
+                                ("sql_timeout_s", "RAG_SQL_TIMEOUT", float),
+                                *((f"hop_limit_{k}", f"RAG_HOP_LIMIT_{k.upper()}", int)
+                                  for k in ("lookup", "comparison", "aggregate", "recent")),
+                                ("evidence_top_k", "RAG_EVIDENCE_TOP_K", int),
+                                ("repeat_similarity", "RAG_REPEAT_SIMILARITY", float)):
+            raw = _env(env)
+            if raw is not None:
+                try:
+                    values[name] = cast(raw)
+                except ValueError:
+                    raise ValueError(f"{env} must be {'a whole number' if cast is int else 'a number'}, "
                                      f"got {raw!r}") from None
         values.update(overrides)
         return cls(**values)

@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Literal, Protocol, runtime_checkable
 
-Strategy = Literal["vector", "graph", "web", "direct"]
+Strategy = Literal["vector", "graph", "web", "direct", "sql"]
+QuestionKind = Literal["lookup", "comparison", "aggregate", "recent"]  # seed 002's four kinds of question
+QUESTION_KINDS: tuple[str, ...] = ("lookup", "comparison", "aggregate", "recent")
 RETRIEVAL_ORDER: tuple[str, ...] = ("vector", "graph", "web")  # re-route order (seed 000)
 GradeLabel = Literal["correct", "ambiguous", "incorrect"]
 
@@ -100,6 +102,7 @@ class Decision:
     reason: str
     calls: list[ModelCall] = field(default_factory=list)
     signals: dict[str, Any] = field(default_factory=dict)  # rule hits, entity matches, ...
+    kind: str = ""  # QuestionKind (seed 002); "" when the engine did not say; why: signals["kind_reason"]
 
 
 @dataclass
