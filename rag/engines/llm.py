@@ -26,9 +26,8 @@ import math
 import os
 import re
 import time
-from typing import Any, Literal, Sequence
-
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Literal, Sequence
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -398,7 +397,8 @@ class LLMEngine:
             confident, why = offline_is_confident(question, offline)
             if confident:
                 return Decision(offline.strategy, f"offline tier: {offline.reason} ({why}; no model call)", [],
-                                signals={**offline.signals, "tier": "offline", "tier_reason": why})
+                                signals={**offline.signals, "tier": "offline", "tier_reason": why},
+                                kind=getattr(offline, "kind", ""))
             tier = {"tier": "model", "tier_reason": why, "offline_suggestion": offline.strategy}
             # the prompt's rule is about entities the question names: list those, not the whole graph
             shown = list(offline.signals.get("entities") or [])

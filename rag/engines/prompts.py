@@ -16,6 +16,7 @@ from typing import Sequence
 from rag.types import Grade, Retrieved
 
 DOC_CHARS_GRADE = 2000  # characters of one document shown to the grader
+DOC_CHARS_GRADE_BATCH = 700  # per document when all are graded in one call: enough for the asked fact, not the page
 DOC_CHARS_CONTEXT = 1200  # per document in quality / answer contexts
 MAX_ENTITIES_IN_PROMPT = 60
 
@@ -133,6 +134,27 @@ def classify_messages(question: str, known_entities: Sequence[str]) -> list[dict
 def grade_messages(question: str, doc: Retrieved) -> list[dict[str, str]]:
     return [{"role": "system", "content": GRADE_SYSTEM.format(data_only=DATA_ONLY)},
             {"role": "user", "content": f"Question: {question}\n\n{_document(doc, DOC_CHARS_GRADE)}"}]
+
+
+GRADE_BATCH_SYSTEM = """You are a grader assessing, for each numbered retrieved document, whether it answers the user question
+(CRAG grading). {data_only}
+
+Grades:
+- correct: the document contains direct evidence for the answer (the asked fact itself).
+- ambiguous: the document is about the topic and partly useful, but does not state the asked fact.
+- incorrect: the document does not answer what is asked, even if it shares words or the topic.
+Numbers, years and named entities of the question must match the document for "correct". Be strict: when in doubt
+between correct and ambiguous, choose ambiguous.
+Return one grade for every document, with its number as id: label, score (confidence 0.0-1.0 that the document
+answers the question) and a short reason. Judge each document on its own."""
+
+
+def grade_batch_messages(question: str, docs: Sequence[Retrieved],
+                         limit: int = DOC_CHARS_GRADE_BATCH) -> list[dict[str, str]]:
+    """All documents in one grading request, numbered 1..n (the ids the reply must use), each cut to ``limit``."""
+    shown = "\n\n".join(_document(doc, limit, i) for i, doc in enumerate(docs, 1))
+    return [{"role": "system", "content": GRADE_BATCH_SYSTEM.format(data_only=DATA_ONLY)},
+            {"role": "user", "content": f"Question: {question}\n\n{shown}"}]
 
 
 def quality_messages(question: str, docs: Sequence[Retrieved], grades: Sequence[Grade]) -> list[dict[str, str]]:
