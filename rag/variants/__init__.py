@@ -66,4 +66,5 @@ def check_question_length(question: str, settings: Settings) -> None:
                        "or put long text into a document and ingest it.")
 
 
-__all__ = ["VARIANTS", "register_variant", "variant_names", "check_question_length", "get_variant", "run_question", "Variant"]
+__all__ = ["VARIANTS", "register_variant", "variant_names", "check_question_length", "get_variant", "run_question",
+           "Variant"]
