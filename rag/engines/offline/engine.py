@@ -16,6 +16,7 @@ from typing import Any
 
 from rag.config import Settings
 from rag.engines.offline.answering import Answerer
+from rag.engines.offline.critics import Critics
 from rag.engines.offline.direct import DirectAnswerer
 from rag.engines.offline.evaluation import ContextEvaluator
 from rag.engines.offline.extraction import Extractor
@@ -26,7 +27,7 @@ from rag.engines.offline.rules import SIMILARITY_RANGES, OfflineRules
 from rag.types import Retrieved
 
 
-class OfflineEngine(Router, Grader, ContextEvaluator, Rewriter, Answerer, DirectAnswerer, Extractor):
+class OfflineEngine(Router, Grader, ContextEvaluator, Rewriter, Answerer, DirectAnswerer, Extractor, Critics):
     """Rules and scores only; every result says which rule or score decided it."""
 
     name = "offline"

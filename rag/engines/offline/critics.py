@@ -1,0 +1,178 @@
+"""The offline critics of the judging-RAG family (issue 10): transparent rules and scores, each with its reason.
+
+- ``decide_tool`` (tool_agent's agent, seed 001): call the retriever tool unless the router's own rules say the
+  question needs no retrieval (translation, arithmetic, code syntax → ``direct``).
+- ``classify_complexity`` (adaptive, seed 003): the router's decision plus the number of asked parts:
+  direct → simple; graph or web, or two or more asked parts → complex; otherwise moderate.
+- ``grade_hallucination`` (self_rag): every claim sentence of the answer must have its key terms in the documents
+  (the same key-term coverage the grader uses: Korean stems, glossary translations); a sentence under
+  ``SUPPORT_MIN`` is unsupported.
+- ``grade_answer`` (self_rag): the answer must cover the question's asked-about words or be close to it in the
+  multilingual embedding space; an abstention is "not useful" (the loop may search again).
+- ``refine`` (crag knowledge refinement): keep the sentences ("strips") that contain an asked-about word or a
+  number of the question; drop the rest; keep the best one when none qualifies.
+
+The numbers below were chosen, not tuned on the sample set: "most of a sentence's content words" and "half of the
+question's content words".
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rag.engines.offline.coverage import coverage_of, question_terms
+from rag.engines.offline.text import _quote, language_of
+from rag.engines.offline.vocabulary import FRAMES
+from rag.textutil import split_sentences
+from rag.types import Decision, Retrieved
+
+SUPPORT_MIN = 0.6  # share of a claim sentence's key terms found in the documents for it to count as supported
+MIN_CLAIM_TERMS = 2  # shorter sentences ("Sources:", "결론:") are not claims
+ANSWER_COVERAGE_MIN = 0.5  # share of the question's key terms the answer must contain to address it
+ANSWER_SIMILARITY_MIN = 0.5  # or: question-answer similarity, rescaled to the embedder's usual range
+_CITATION = re.compile(r"\[\d+\]")
+_PARTS = re.compile(r"[,;?？，；]|\s(?:and|also|then)\s|그리고|이고|이며|하고\s")
+
+
+def _frame_words() -> tuple[set[str], set[str]]:
+    """(labels that start a line, e.g. "결론" / "Evidence"; labels of meta lines that are not claims)."""
+    labels, meta = set(), set()
+    for frame in FRAMES.values():
+        for key in ("conclusion", "evidence", "sources", "uncertainty", "found", "not_found"):
+            labels.add(frame[key].lower())
+        for key in ("sources", "uncertainty", "not_found"):
+            meta.add(frame[key].lower())
+    return labels, meta
+
+
+def claim_sentences(answer: str) -> list[str]:
+    """The sentences of an answer that state something: frame labels, source lists and citations removed."""
+    labels, meta = _frame_words()
+    stock = {v.strip().lower() for frame in FRAMES.values() for v in frame.values()}
+    out: list[str] = []
+    for line in (answer or "").splitlines():
+        line = line.strip().lstrip("-*• ").strip()
+        if not line:
+            continue
+        head, sep, rest = line.partition(":")
+        if sep and head.strip().lower() in labels:
+            if head.strip().lower() in meta:
+                continue
+            line = rest.strip()
+        for sentence in split_sentences(line):
+            sentence = _CITATION.sub("", sentence).strip()
+            if sentence and sentence.lower() not in stock:
+                out.append(sentence)
+    return out
+
+
+class Critics:
+    """The critics of self_rag, crag, adaptive and tool_agent (a part of ``OfflineEngine``)."""
+
+    def decide_tool(self, question: str, query: str) -> Decision:
+        decision = self.classify(query or question, [])
+        if decision.strategy == "direct":
+            return Decision("answer", f"no retrieval needed — router rule: {decision.reason}",
+                            signals={"query": query, "router": decision.strategy})
+        return Decision("retrieve", f"call the retriever tool with {query!r} (router: {decision.strategy}: "
+                                    f"{decision.reason})", signals={"query": query, "router": decision.strategy})
+
+    def classify_complexity(self, question: str, known_entities: list[str]) -> Decision:
+        decision = self.classify(question, known_entities)
+        terms, _ = question_terms(question)
+        parts = [p for p in _PARTS.split(question) if len(question_terms(p)[0]) >= 2]
+        signals = {"router": decision.strategy, "router_reason": decision.reason, "asked_parts": len(parts)}
+        if decision.strategy == "direct":
+            return Decision("simple", f"answerable without documents — router rule: {decision.reason}",
+                            signals=signals)
+        if decision.strategy in ("graph", "web"):
+            why = ("relations across documents (several hops)" if decision.strategy == "graph"
+                   else "recent or outside facts (the corrective loop can add web results)")
+            return Decision("complex", f"{why} — router: {decision.reason}", signals=signals)
+        if len(parts) >= 2:
+            return Decision("complex", f"{len(parts)} asked parts in one question: needs the checked loop",
+                            signals=signals)
+        return Decision("moderate", f"one fact from the documents ({len(terms)} key terms): one retrieval, then "
+                                    "the answer", signals=signals)
+
+    def grade_hallucination(self, question: str, answer: str, docs: list[Retrieved]) -> Any:
+        from rag.engines.roles import Verdict
+
+        context = "\n".join(d.text for d in docs)
+        claims = claim_sentences(answer)
+        rows, unsupported = [], []
+        for sentence in claims:
+            terms, _ = question_terms(sentence)
+            if len(terms) < MIN_CLAIM_TERMS:
+                continue
+            cov = coverage_of(terms, context)
+            ok = cov.score >= SUPPORT_MIN
+            rows.append({"sentence": sentence, "support": round(cov.score, 3), "supported": ok,
+                         "missing": cov.missing[:6]})
+            if not ok:
+                unsupported.append(sentence)
+        if not docs:
+            return Verdict("supported", 1.0, "no documents: nothing to check the answer against (direct answer)",
+                           details={"sentences": rows, "unsupported": [], "checked": False})
+        if not rows:
+            return Verdict("supported", 1.0, "no claim sentence to check", details={"sentences": [],
+                                                                                   "unsupported": []})
+        share = sum(r["supported"] for r in rows) / len(rows)
+        if unsupported:
+            first = next(r for r in rows if not r["supported"])
+            reason = (f"{len(unsupported)} of {len(rows)} sentence(s) lack support (key-term coverage < "
+                      f"{SUPPORT_MIN}); e.g. {first['sentence'][:80]!r} misses {_quote(first['missing'], 4)}")
+            return Verdict("not_supported", round(share, 3), reason,
+                           details={"sentences": rows, "unsupported": unsupported})
+        return Verdict("supported", round(share, 3), f"all {len(rows)} sentence(s) have their key terms in the "
+                                                    f"documents (coverage ≥ {SUPPORT_MIN})",
+                       details={"sentences": rows, "unsupported": []})
+
+    def grade_answer(self, question: str, answer: str, abstained: bool) -> Any:
+        from rag.embeddings import cosine
+        from rag.engines.roles import Verdict
+
+        if abstained or not (answer or "").strip():
+            return Verdict("not_useful", 0.0, "the answer says the documents do not answer the question",
+                           details={"abstained": True})
+        terms, focus = question_terms(question)
+        cov = coverage_of(terms, answer, focus)
+        lo, hi = self.similarity_range()
+        sim = cosine(self.embedder.embed_query(question), self.embedder.embed_documents([answer[:1500]])[0])
+        sim_n = min(1.0, max(0.0, (sim - lo) / (hi - lo)))
+        details = {"coverage": round(cov.score, 3), "similarity": round(sim, 3), "similarity_rescaled": round(sim_n, 3),
+                   "missing": cov.missing}
+        score = round(max(cov.score, sim_n), 3)
+        if cov.score >= ANSWER_COVERAGE_MIN or sim_n >= ANSWER_SIMILARITY_MIN:
+            return Verdict("useful", score, f"addresses the question: {cov.summary()}, similarity {sim:.2f}",
+                           details=details)
+        return Verdict("not_useful", score, f"does not address the question: {cov.summary()} (< "
+                                            f"{ANSWER_COVERAGE_MIN}) and similarity {sim:.2f} "
+                                            f"(rescaled {sim_n:.2f} < {ANSWER_SIMILARITY_MIN})", details=details)
+
+    def refine(self, question: str, doc: Retrieved) -> Any:
+        from rag.engines.roles import Verdict
+
+        sentences = split_sentences(doc.text) or [doc.text]
+        if doc.tool == "graph" or len(sentences) == 1:
+            return Verdict("kept_whole", 1.0, "one fact or one sentence: kept whole",
+                           details={"kept": [doc.text], "dropped": []})
+        terms, focus = question_terms(question)
+        scored = []
+        for sentence in sentences:
+            cov = coverage_of(terms, sentence, focus)
+            hit = cov.content_hits > 0 or any(cov.credit.get(n, 0) > 0 for n in cov.numbers)
+            scored.append((sentence, cov.score, hit))
+        kept = [s for s, _, hit in scored if hit]
+        if not kept:
+            best = max(scored, key=lambda x: x[1])[0]
+            kept = [best]
+            reason = f"no sentence has an asked-about word {_quote(terms, 4)}: kept the best-covering one"
+        else:
+            reason = f"kept {len(kept)} of {len(sentences)} sentences with an asked-about word {_quote(terms, 4)}"
+        dropped = [s for s, _, _ in scored if s not in kept]
+        return Verdict("refined", round(len(kept) / len(sentences), 3), reason,
+                       details={"kept": kept, "dropped": dropped, "language": language_of(question)})
+
+
+__all__ = ["Critics", "claim_sentences", "SUPPORT_MIN"]
