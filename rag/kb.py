@@ -226,6 +226,10 @@ class KnowledgeBase:
         source = PurePosixPath(posix).name if Path(name).is_absolute() else re.sub(r"^(?:\./)+", "", posix)
         doc_id = document_id(data)
         result = IngestResult(source=source, doc_id=doc_id, status="error")
+        from rag.tables import is_table_file
+
+        if is_table_file(source):  # .csv / .xlsx / .sqlite: a table of the table store (rag.tables), not chunks
+            return self._ingest_table(source, data, result, started)
         try:
             with self._lock:
                 self._ingest(source, doc_id, data, progress or _noop_progress, result)
@@ -418,6 +422,23 @@ class KnowledgeBase:
         except RagError:
             return []
 
+    @property
+    def tables(self):
+        """The ``TableStore`` of this knowledge base: tables from .csv / .xlsx / .sqlite files (``rag.tables``)."""
+        from rag.tables import TableStore
+
+        return TableStore(self.settings.data_dir, self.settings.table_max_rows)
+
+    def _ingest_table(self, source: str, data: bytes, result: IngestResult, started: float) -> IngestResult:
+        """A table file is checked whole and loaded into the table store, or refused with the reason (nothing
+        written); its tables are named in the note."""
+        outcome = self.tables.register(source, data)
+        result.status, result.error = outcome.status, outcome.error
+        named = ", ".join(f"{t.name} ({t.n_rows} rows)" for t in outcome.tables)
+        result.note = "; ".join(x for x in (f"table {named}" if named else "", outcome.note or "") if x) or None
+        result.duration_ms = (time.perf_counter() - started) * 1000.0
+        return result
+
     def tools(self) -> dict[str, Any]:
         """{"vector": tool, "graph": tool, "web": tool}, built once from the ``TOOLS`` registry."""
         if self._tools is None:
@@ -446,6 +467,7 @@ class KnowledgeBase:
             self._vectors = None
             self.graph.reset()
             self._registry.clear()
+            self.tables.reset()
 
     def close(self) -> None:
         if self._graph is not None:
@@ -550,7 +572,10 @@ def _expand(paths: Iterable[Path | str]) -> list[tuple[Path, str]]:
         p = Path(p)
         if p.is_dir():
             # a folder's README describes the folder; it is not one of its documents
-            files = sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUPPORTED_EXTENSIONS
+            from rag.tables import is_table_file
+
+            files = sorted(f for f in p.rglob("*") if f.is_file()
+                           and (f.suffix.lower() in SUPPORTED_EXTENSIONS or is_table_file(f.name))
                            and not f.name.lower().startswith("readme.")
                            and not any(part.startswith(".") for part in f.relative_to(p).parts))
             out.extend((f, f.relative_to(p).as_posix()) for f in files)
