@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rag.variants import run_question
+from rag.types import RagError
+from rag.variants import check_question_length, run_question
 from rag_ui import resources, widgets
 from rag_ui.state import (ASK_MAX_ATTEMPTS, ASK_PENDING, ASK_RESULT, ASK_THRESHOLD, ASK_TOP_K, ASK_VARIANT,
                           ASK_WITH_NAIVE, COMPARE_RUN_ID, INSPECT_RUN_ID, MAX_ATTEMPTS_LIMIT, QUESTION, TOP_K_LIMIT,
@@ -50,6 +51,11 @@ if not kb.counts().get("documents"):
 question = st.session_state[QUESTION].strip()
 if clicked and not question:
     st.warning("Type a question first, or click one of the sample questions above · 질문을 입력하세요.")
+try:
+    check_question_length(question, s)
+except RagError as exc:  # never sent to the agent: say why, keep the text so it can be shortened
+    st.warning(f"{str(exc)[0].upper()}{str(exc)[1:]} · 질문이 너무 깁니다.")
+    question = ""
 if (clicked or st.session_state[ASK_PENDING]) and question:
     st.session_state[ASK_PENDING] = False
     run_settings = s.with_(threshold=float(st.session_state[ASK_THRESHOLD]),
