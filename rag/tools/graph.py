@@ -24,7 +24,7 @@ from typing import Any
 from rag.config import Settings
 from rag.graphstore import entity_key, relation_id
 from rag.textutil import key_terms, tokenize
-from rag.types import RagError, Relation, Retrieved, ToolUnavailable
+from rag.types import Relation, Retrieved, ToolUnavailable
 
 SEEDS_FROM_QUESTION = 8
 VECTOR_HITS_FOR_SEEDS = 1
@@ -68,10 +68,8 @@ class GraphTool:
     def available(self) -> tuple[bool, str]:
         try:
             counts = self.kb.graph.counts()
-        except RagError as exc:  # the store's own message says what failed and what to do
-            return False, str(exc)
-        except Exception as exc:  # the caller words it as "unavailable": say only what failed
-            return False, f"graph store failed: {type(exc).__name__}: {exc}"
+        except ToolUnavailable as exc:  # switched off or unreachable; its message says what to do.
+            return False, str(exc)  # Anything else is a fault: it propagates and the step records an error.
         if counts.get("relations", 0) == 0:
             return False, "the knowledge graph has no facts yet: ingest documents first"
         return True, f"{counts.get('entities', 0)} entities, {counts.get('relations', 0)} relations"
@@ -124,17 +122,14 @@ class GraphTool:
     def run(self, query: str, top_k: int) -> list[Retrieved]:
         hops = self.settings.graph_hops
         limit = max(50, top_k * 10)
-        try:
-            graph = self.kb.graph
-            from_question, from_hits = self.seeds(query)
-            if not from_question and not from_hits:
-                return []
-            found_q = graph.expand(from_question, hops=hops, limit=limit) if from_question else []
-            found_h = graph.expand(from_hits, hops=hops, limit=limit) if from_hits else []
-        except RagError as exc:
-            raise ToolUnavailable(str(exc)) from exc
-        except Exception as exc:
-            raise ToolUnavailable(f"graph store failed: {type(exc).__name__}: {exc}") from exc
+        # The store raises ToolUnavailable when it is unreachable; any other exception is a fault, not "unavailable":
+        # it propagates and the retrieval step records it as an error.
+        graph = self.kb.graph
+        from_question, from_hits = self.seeds(query)
+        if not from_question and not from_hits:
+            return []
+        found_q = graph.expand(from_question, hops=hops, limit=limit) if from_question else []
+        found_h = graph.expand(from_hits, hops=hops, limit=limit) if from_hits else []
 
         terms = set(key_terms(query))
         named = {entity_key(e) for e in from_question}

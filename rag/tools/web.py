@@ -1,7 +1,9 @@
 """Web search through Tavily (``tavily-python``), only when ``TAVILY_API_KEY`` is set.
 
 Without a key the tool says so (``available()`` is False) and ``run`` raises ``ToolUnavailable``:
-the agent records a failed strategy; nothing else is searched in its place.
+the agent records a failed strategy; nothing else is searched in its place. Tavily unreachable, slow
+(``settings.llm_timeout_s``), refusing the key or out of quota is ``ToolUnavailable`` too; any other exception is a
+fault and propagates, so the step records an error.
 """
 from __future__ import annotations
 
@@ -29,13 +31,18 @@ class WebTool:
         ok, reason = self.available()
         if not ok:
             raise ToolUnavailable(reason)
+        import requests
+        from tavily import TavilyClient, errors
+
+        # Tavily unreachable, slow, refusing the key or out of quota: unavailable. Anything else (a bug, a reply we
+        # cannot read) propagates and the step records it as an error.
+        refused = (requests.RequestException, errors.TimeoutError, errors.InvalidAPIKeyError, errors.ForbiddenError,
+                   errors.UsageLimitExceededError, errors.MissingAPIKeyError)
         try:
             if self._client is None:
-                from tavily import TavilyClient
-
                 self._client = TavilyClient(api_key=self.settings.tavily_api_key)
-            response = self._client.search(query, max_results=top_k)
-        except Exception as exc:
+            response = self._client.search(query, max_results=top_k, timeout=self.settings.llm_timeout_s)
+        except refused as exc:
             raise ToolUnavailable(f"web search failed: {type(exc).__name__}: {exc}") from exc
         out: list[Retrieved] = []
         for i, item in enumerate(response.get("results", [])[:top_k]):
