@@ -38,33 +38,78 @@ def _sniff(data: bytes) -> str | None:
 _LOOKS_LIKE = {"pdf": "a PDF", "docx": "a Word (.docx) document", "zip": "a ZIP archive"}
 
 
+_BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe", "utf-16"),
+         (b"\xfe\xff", "utf-16"))
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    """'utf-16-le' / 'utf-16-be' when the NUL bytes sit where UTF-16 puts them: the high byte of every ASCII
+    character (spaces, newlines, digits, Latin letters), so Korean or Chinese prose has them too; else None."""
+    head = data[:65536]
+    if len(head) < 4:
+        return None
+    pairs = len(head) // 2
+    even = head[0 : pairs * 2 : 2].count(0)
+    odd = head[1 : pairs * 2 : 2].count(0)
+    if odd >= pairs * 0.1 and even <= odd // 8:
+        return "utf-16-le"
+    if even >= pairs * 0.1 and odd <= even // 8:
+        return "utf-16-be"
+    return None
+
+
+def _check_controls(name: str, text: str) -> str:
+    controls = sum(1 for ch in text[:20000] if ord(ch) < 32 and ch not in "\n\r\t\f")
+    if controls > max(8, len(text[:20000]) // 100):
+        raise IngestError(f"{name} is not a text file: it contains binary control characters.")
+    return text
+
+
 def _decode_text(name: str, data: bytes) -> str:
+    """Text of a file: UTF-32/UTF-16 by their byte-order mark, UTF-16 without one by where its NUL bytes sit,
+    else UTF-8, CP949, EUC-KR. Binary data raises ``IngestError``."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            try:
+                return _check_controls(name, data.decode(encoding))
+            except UnicodeDecodeError as exc:
+                raise IngestError(f"{name} starts like {encoding.upper()} text (byte-order mark) but is not valid "
+                                  f"{encoding.upper()} ({exc.reason} at byte {exc.start}).") from exc
     if b"\x00" in data[:65536]:
+        encoding = _utf16_without_bom(data)
+        if encoding is not None:
+            try:
+                return _check_controls(name, data.decode(encoding))
+            except UnicodeDecodeError:
+                pass  # NULs in a UTF-16-like pattern, but not UTF-16: binary
         raise IngestError(f"{name} is not a text file: it contains binary data (NUL bytes).")
     for encoding in TEXT_ENCODINGS:
         try:
             text = data.decode(encoding)
         except UnicodeDecodeError:
             continue
-        controls = sum(1 for ch in text[:20000] if ord(ch) < 32 and ch not in "\n\r\t\f")
-        if controls > max(8, len(text[:20000]) // 100):
-            raise IngestError(f"{name} is not a text file: it contains binary control characters.")
-        return text
-    raise IngestError(f"{name} could not be decoded as text (tried UTF-8, CP949, EUC-KR). "
+        return _check_controls(name, text)
+    raise IngestError(f"{name} could not be decoded as text (tried UTF-8, UTF-16, CP949, EUC-KR). "
                       "Save it as UTF-8 and upload it again.")
 
 
 def _load_pdf(name: str, data: bytes) -> str:
     from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
+    from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 
     try:
         reader = PdfReader(io.BytesIO(data))
+        # an encrypted PDF that opens with an empty user password (only printing/copying restricted) is read
         if reader.is_encrypted and not reader.decrypt(""):
             raise IngestError(f"{name} is a password-protected PDF; remove the password and upload it again.")
         pages = [page.extract_text() or "" for page in reader.pages]
     except IngestError:
         raise
+    except FileNotDecryptedError as exc:
+        raise IngestError(f"{name} is a password-protected PDF; remove the password and upload it again.") from exc
+    except DependencyError as exc:  # AES needs the cryptography package (requirements.txt)
+        raise IngestError(f"{name} is an AES-encrypted PDF and the 'cryptography' package is missing: "
+                          "pip install -r requirements.txt, then upload it again.") from exc
     except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
         raise IngestError(f"{name} is a damaged PDF and could not be read ({type(exc).__name__}: {exc}).") from exc
     except Exception as exc:  # pypdf raises assorted errors on broken files
