@@ -28,7 +28,7 @@ def kb(tmp_path_factory):
 
 
 def test_registry_builds_every_tool_behind_the_protocol(kb):
-    assert set(TOOLS) == {"vector", "graph", "web"}
+    assert set(TOOLS) == {"vector", "graph", "web", "sql"}
     tools = kb.tools()
     assert set(tools) == set(TOOLS)
     for name, tool in tools.items():

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from rag.tools.graph import GraphTool
+from rag.tools.sql import SqlTool
 from rag.tools.vector import VectorTool
 from rag.tools.web import WebTool
 
@@ -11,6 +12,7 @@ TOOLS: dict[str, Callable[[Any, Any], Any]] = {
     "vector": VectorTool,
     "graph": GraphTool,
     "web": WebTool,
+    "sql": SqlTool,
 }
 
-__all__ = ["TOOLS", "VectorTool", "GraphTool", "WebTool"]
+__all__ = ["TOOLS", "VectorTool", "GraphTool", "WebTool", "SqlTool"]
