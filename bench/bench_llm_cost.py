@@ -37,7 +37,7 @@ from rag.eval.questions import Question, QuestionSet, load_questions  # noqa: E4
 from rag.eval.runner import evaluate  # noqa: E402
 from rag.kb import KnowledgeBase  # noqa: E402
 from rag.runstore import RunStore  # noqa: E402
-from tests.support.openai_stub import OpenAIStub, purpose_of  # noqa: E402
+from tests.support.openai_stub import OpenAIStub, batch_grades, purpose_of  # noqa: E402
 
 
 class OracleModel:
@@ -59,6 +59,8 @@ class OracleModel:
             return {"strategy": route, "reason": "oracle"}
         if purpose == "grade":
             return {"label": "correct" if good else "incorrect", "score": 0.9 if good else 0.1, "reason": "oracle"}
+        if purpose == "grade_batch":  # the same verdict per document as one-by-one grading gives
+            return batch_grades(body, lambda text: ("correct", 0.9) if good else ("incorrect", 0.1))
         if purpose == "quality":
             return {"score": 0.9 if good else 0.2, "reason": "oracle"}
         if purpose == "rewrite":
@@ -74,16 +76,54 @@ class OracleModel:
                 "insufficient_evidence": not good and q is not None and q.effective_kind == "uncovered"}
 
 
+AGENTIC_MODES: dict[str, dict[str, str]] = {
+    # name: settings; "before" is the engine as it was before issue 11 (kept to reproduce the before figures)
+    "batch": {"llm_grading": "batch"},
+    "parallel": {"llm_grading": "parallel"},
+    "per_doc": {"llm_grading": "per_doc"},
+    "before": {"llm_grading": "per_doc", "llm_routing": "model", "llm_quality": "model"},
+}
+METRICS = ("n_questions", "n_errors", "llm_calls_mean", "tokens_mean", "wall_ms_mean", "wall_ms_p95", "attempts_mean",
+           "re_route_rate")
+
+
+def _fingerprint(store: RunStore, run_id: str) -> dict[str, Any]:
+    """What must not change between grading modes: the answer, the path and every document's grade."""
+    run = store.get(run_id)
+    if run is None:
+        return {}
+    return {"answer": run.answer, "path": list(run.path),
+            "grades": [(d.attempt, d.id, d.grade, d.grade_score) for d in run.documents if d.grade is not None]}
+
+
+def _tokens_by_purpose(store: RunStore, run_ids: list[str]) -> dict[str, dict[str, float]]:
+    """Mean prompt / completion tokens and calls per question, by call purpose (where the tokens go)."""
+    out: dict[str, dict[str, float]] = {}
+    for run_id in run_ids:
+        run = store.get(run_id)
+        for call in (run.model_calls if run else []):
+            row = out.setdefault(call.purpose, {"calls": 0, "prompt": 0, "completion": 0})
+            row["calls"] += 1
+            row["prompt"] += call.prompt_tokens
+            row["completion"] += call.completion_tokens
+    n = max(1, len(run_ids))
+    return {k: {m: round(v / n, 1) for m, v in row.items()} for k, row in sorted(out.items())}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--latencies-ms", default="0,100,300", help="fixed per-call latency of the stub, comma-separated")
+    p.add_argument("--latencies-ms", default="100", help="fixed per-call latency of the stub, comma-separated")
     p.add_argument("--questions", default=str(REPO / "sample_docs" / "questions.jsonl"))
     p.add_argument("--all-questions", action="store_true", help="not only the covered ones")
-    p.add_argument("--variants", default="naive,agentic")
+    p.add_argument("--modes", default=",".join(AGENTIC_MODES),
+                   help=f"agentic configurations to run ({', '.join(AGENTIC_MODES)}); the first is the headline")
     p.add_argument("--out", default=str(REPO / "bench" / "results" / "llm_cost.json"))
     args = p.parse_args(argv)
     latencies = [float(x) for x in args.latencies_ms.split(",")]
-    variants = args.variants.split(",")
+    modes = [m for m in args.modes.split(",") if m]
+    unknown = [m for m in modes if m not in AGENTIC_MODES]
+    if unknown:
+        p.error(f"unknown mode(s) {unknown}: choose from {', '.join(AGENTIC_MODES)}")
     full = load_questions(args.questions)
     chosen = [q for q in full if args.all_questions or q.effective_kind == "covered"]
     qset = QuestionSet(name=f"{full.name} ({'all' if args.all_questions else 'covered'})", questions=chosen)
@@ -98,52 +138,69 @@ def main(argv: list[str] | None = None) -> int:
         rows = []
         for latency in latencies:
             with OpenAIStub(respond=OracleModel(full.questions), latency_s=latency / 1000.0) as stub:
-                settings = offline.with_(engine="llm", openai_base_url=stub.base_url, openai_api_key="sk-bench",
-                                         router_model="stub-model", generator_model="stub-model")
-                engine = get_engine(settings)
-                # untimed warm-up: the first model call sets up the HTTP client, which must not count for one variant
-                evaluate(QuestionSet(name="warm-up", questions=chosen[:1]), variants, kb, engine, settings, store)
-                warm_requests = len(stub.chat_requests)
-                report = evaluate(qset, variants, kb, engine, settings, store)
-                n_requests = len(stub.chat_requests) - warm_requests
-            entry = {"latency_ms": latency, "stub_requests": n_requests, "variants": {}}
-            for name, m in report["variants"].items():
-                entry["variants"][name] = {k: m[k] for k in ("n_questions", "n_errors", "llm_calls_mean",
-                                                             "tokens_mean", "wall_ms_mean", "wall_ms_p95",
-                                                             "attempts_mean", "re_route_rate")}
-                model_ms = (m["llm_calls_mean"] or 0) * latency
-                entry["variants"][name]["model_share_of_wall"] = (round(model_ms / m["wall_ms_mean"], 3)
-                                                                  if m["wall_ms_mean"] else None)
-            a, n = entry["variants"].get("agentic"), entry["variants"].get("naive")
-            if a and n and n["wall_ms_mean"]:
-                entry["agentic_over_naive"] = {
-                    "wall_ms_mean": round(a["wall_ms_mean"] / n["wall_ms_mean"], 2),
-                    "wall_ms_p95": round(a["wall_ms_p95"] / n["wall_ms_p95"], 2) if n["wall_ms_p95"] else None,
-                    "llm_calls_mean": round(a["llm_calls_mean"] / n["llm_calls_mean"], 2) if n["llm_calls_mean"]
-                    else None,
-                    "tokens_mean": round(a["tokens_mean"] / n["tokens_mean"], 2) if n["tokens_mean"] else None}
+                base = offline.with_(engine="llm", openai_base_url=stub.base_url, openai_api_key="sk-bench",
+                                     router_model="stub-model", grader_model="stub-model",
+                                     generator_model="stub-model", answer_cache=False)
+                entry: dict[str, Any] = {"latency_ms": latency, "variants": {}, "stub_requests": {},
+                                         "tokens_by_purpose": {}}
+                fingerprints: dict[str, dict[str, Any]] = {}
+                for i, mode in enumerate(modes):
+                    settings = base.with_(**AGENTIC_MODES[mode])
+                    engine = get_engine(settings)
+                    variants = ["naive", "agentic"] if i == 0 else ["agentic"]
+                    # untimed warm-up: the first model call sets up the HTTP client, which must not count for one side
+                    evaluate(QuestionSet(name="warm-up", questions=chosen[:1]), variants, kb, engine, settings, store)
+                    before = len(stub.chat_requests)
+                    report = evaluate(qset, variants, kb, engine, settings, store)
+                    entry["stub_requests"][mode] = len(stub.chat_requests) - before
+                    for name, m in report["variants"].items():
+                        label = "naive" if name == "naive" else f"agentic ({mode})"
+                        entry["variants"][label] = {k: m[k] for k in METRICS}
+                        ids = [r["run_id"] for r in report["questions"] if r["variant"] == name]
+                        entry["tokens_by_purpose"][label] = _tokens_by_purpose(store, ids)
+                    fingerprints[mode] = {r["id"]: _fingerprint(store, r["run_id"]) for r in report["questions"]
+                                          if r["variant"] == "agentic"}
+            naive = entry["variants"].get("naive")
+            entry["agentic_over_naive"] = {}
+            for label, v in entry["variants"].items():
+                if label == "naive" or not naive:
+                    continue
+                entry["agentic_over_naive"][label] = {
+                    k: (round(v[k] / naive[k], 2) if naive[k] else None)
+                    for k in ("llm_calls_mean", "tokens_mean", "wall_ms_mean", "wall_ms_p95")}
+            if "per_doc" in fingerprints:
+                entry["identical_to_per_doc"] = {
+                    mode: all(fingerprints[mode].get(q) == fp for q, fp in fingerprints["per_doc"].items())
+                    for mode in fingerprints if mode not in ("per_doc", "before")}
             rows.append(entry)
-            print(json.dumps(entry), flush=True)
+            print(json.dumps({k: entry[k] for k in ("latency_ms", "variants", "agentic_over_naive")}), flush=True)
         kb.close()
 
     out = {"bench": "agentic vs naive, llm engine against the local OpenAI-compatible stub (oracle replies)",
-           "question_set": qset.name, "n_questions": len(chosen), "results": rows,
+           "question_set": qset.name, "n_questions": len(chosen), "modes": {m: AGENTIC_MODES[m] for m in modes},
+           "results": rows,
            "machine": {"python": platform.python_version(), "cpu_count": __import__("os").cpu_count()},
            "total_s": round(time.perf_counter() - t_start, 1)}
     path = Path(args.out)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=2), encoding="utf-8")
     print()
-    print("| per-call latency | variant | model calls / q | tokens / q | wall ms mean | wall ms p95 | model share |")
-    print("|---:|---|---:|---:|---:|---:|---:|")
+    print("| per-call latency | variant | model calls / q | tokens / q | wall ms mean | wall ms p95 "
+          "| ÷ naive: calls | tokens | wall |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
     for entry in rows:
-        for name, v in entry["variants"].items():
-            print(f"| {entry['latency_ms']:g} ms | {name} | {v['llm_calls_mean']} | {v['tokens_mean']} | "
-                  f"{v['wall_ms_mean']} | {v['wall_ms_p95']} | {v['model_share_of_wall']} |")
-        if "agentic_over_naive" in entry:
-            r = entry["agentic_over_naive"]
-            print(f"| {entry['latency_ms']:g} ms | **agentic ÷ naive** | {r['llm_calls_mean']}× | {r['tokens_mean']}× "
-                  f"| {r['wall_ms_mean']}× | {r['wall_ms_p95']}× | |")
+        for label, v in entry["variants"].items():
+            r = entry["agentic_over_naive"].get(label) or {}
+            ratios = " | ".join(f"{r[k]}×" if r.get(k) is not None else "–"
+                                for k in ("llm_calls_mean", "tokens_mean", "wall_ms_mean"))
+            print(f"| {entry['latency_ms']:g} ms | {label} | {v['llm_calls_mean']} | {v['tokens_mean']} | "
+                  f"{v['wall_ms_mean']} | {v['wall_ms_p95']} | {ratios} |")
+        if "identical_to_per_doc" in entry:
+            print(f"\nanswers, paths and grades identical to per_doc: {entry['identical_to_per_doc']}")
+        print("\ntokens per question by purpose (calls / prompt / completion):")
+        for label, purposes in entry["tokens_by_purpose"].items():
+            print(f"  {label}: " + "; ".join(f"{k} {v['calls']} / {v['prompt']} / {v['completion']}"
+                                              for k, v in purposes.items()))
     print(f"\nwrote {path}")
     return 0
 

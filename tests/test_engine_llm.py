@@ -29,7 +29,8 @@ def stub():
 def make_engine(stub: OpenAIStub, method: str = "json_schema", **overrides) -> LLMEngine:
     settings = Settings(data_dir=overrides.pop("data_dir"), engine="llm", openai_api_key=API_KEY,
                         openai_base_url=stub.base_url, router_model="router-m", generator_model="writer-m",
-                        llm_timeout_s=10, **overrides)
+                        llm_timeout_s=10, **{"llm_routing": "model", "llm_quality": "model", **overrides})
+    # these tests drive each method's model call; tiered routing and computed quality: tests/test_llm_cost.py
     return LLMEngine(settings, structured_method=method, max_retries=0)
 
 

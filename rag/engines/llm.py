@@ -20,13 +20,14 @@ Structured output method: ``json_schema`` (``response_format``) by default — s
 """
 from __future__ import annotations
 
+import contextvars
 import json
 import math
 import os
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, Sequence
-
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -34,11 +35,13 @@ from rag import deadline as run_deadline
 from rag.config import Settings, redact_text, redact_url
 from rag.engines import prompts
 from rag.engines.offline import FRAMES, OfflineEngine, language_of
+from rag.engines.tiers import offline_is_confident
 from rag.types import (Answer, Citation, Decision, Entity, Extraction, Grade, ModelCall, Quality, RagError,
                        Relation, Retrieved, Rewrite)
 
 STRUCTURED_METHODS = ("json_schema", "function_calling", "json_mode")
 RETRY_STATUSES = (408, 409, 429)  # and every 5xx: worth another try; other 4xx are answers, not glitches
+PARALLEL_GRADERS = 8  # concurrent grading requests in RAG_LLM_GRADING=parallel
 RETRY_BACKOFF_S = 0.5  # before the second try; doubled after each further one
 
 
@@ -65,6 +68,21 @@ class GradeOutput(BaseModel):
     label: Literal["correct", "ambiguous", "incorrect"]
     score: float = Field(description="confidence 0.0-1.0 that the document answers the question")
     reason: str = Field(description="one short line")
+
+
+class GradedDocument(BaseModel):
+    """The grade of one numbered document inside a batched grading reply."""
+
+    id: str = Field(description="the document's number n, e.g. \"1\"")
+    label: Literal["correct", "ambiguous", "incorrect"]
+    score: float = Field(description="confidence 0.0-1.0 that the document answers the question")
+    reason: str = Field(description="one short line")
+
+
+class GradeBatchOutput(BaseModel):
+    """CRAG grades of every numbered document, one per id."""
+
+    grades: list[GradedDocument]
 
 
 class QualityOutput(BaseModel):
@@ -348,6 +366,10 @@ class LLMEngine:
             "engine": "llm",
             "router_model": self.settings.router_model,
             "generator_model": self.settings.generator_model,
+            "grader_model": self.grader_model,
+            "grading": self.settings.llm_grading,
+            "routing": self.settings.llm_routing,
+            "quality": self.settings.llm_quality,
             "base_url": self._server,
             "structured_output": self.structured_method,
             "temperature": 0,
@@ -360,18 +382,103 @@ class LLMEngine:
         }
 
     # ---- judging ------------------------------------------------------------------------------------
+    @property
+    def grader_model(self) -> str:
+        return self.settings.grader_model or self.settings.router_model
+
     def classify(self, question: str, known_entities: list[str]) -> Decision:
-        messages = prompts.classify_messages(question, known_entities)
+        """Tiered (``RAG_LLM_ROUTING=tiered``): the offline router's decision stands when it is confident
+        (``rag.engines.tiers``), without a model call; otherwise the router model decides. ``signals["tier"]``
+        says which tier decided and ``signals["tier_reason"]`` why."""
+        tier: dict[str, Any] = {"tier": "model", "tier_reason": "RAG_LLM_ROUTING=model: the model always routes"}
+        shown = known_entities
+        if self.settings.llm_routing == "tiered":
+            offline = self.offline.classify(question, known_entities)
+            confident, why = offline_is_confident(question, offline)
+            if confident:
+                return Decision(offline.strategy, f"offline tier: {offline.reason} ({why}; no model call)", [],
+                                signals={**offline.signals, "tier": "offline", "tier_reason": why},
+                                kind=getattr(offline, "kind", ""))
+            tier = {"tier": "model", "tier_reason": why, "offline_suggestion": offline.strategy}
+            # the prompt's rule is about entities the question names: list those, not the whole graph
+            shown = list(offline.signals.get("entities") or [])
+        messages = prompts.classify_messages(question, shown)
         parsed, call = self._call("classify", self.settings.router_model, messages, ClassifyOutput)
         if parsed is None:
             return Decision("vector", f"model output unusable ({call.error}) → safe default: vector", [call],
-                            signals={"fallback": True})
+                            signals={"fallback": True, **tier})
         return Decision(parsed.strategy, parsed.reason.strip() or f"model chose {parsed.strategy}", [call],
-                        signals={"model": self.settings.router_model})
+                        signals={"model": self.settings.router_model, **tier})
+
+    def grade_all(self, question: str, docs: list[Retrieved]) -> tuple[list[Grade], dict[str, Any]]:
+        """Grades of every document, in order, as ``settings.llm_grading`` says: ``batch`` (one structured call;
+        a document without a usable verdict in the reply is graded on its own, recorded), ``parallel`` (one call
+        per document, concurrently) or ``per_doc`` (one call per document, in turn). Returns (grades, what the
+        grading did: mode, the batched call, fallback ids and why) for the step."""
+        mode = self.settings.llm_grading
+        info: dict[str, Any] = {"mode": mode, "calls": [], "fallback_ids": [], "fallback_reason": ""}
+        if not docs:
+            return [], info
+        if mode == "per_doc":
+            return [self.grade(question, doc) for doc in docs], info
+        if mode == "parallel":
+            with ThreadPoolExecutor(max_workers=min(PARALLEL_GRADERS, len(docs)),
+                                    thread_name_prefix="grade") as pool:  # each task keeps the run's deadline
+                futures = [pool.submit(contextvars.copy_context().run, self.grade, question, doc) for doc in docs]
+                return [f.result() for f in futures], info
+        messages = prompts.grade_batch_messages(question, docs)
+        parsed, call = self._call("grade", self.grader_model, messages, GradeBatchOutput)
+        info["calls"] = [call]
+        verdicts, problems = self._batch_verdicts(parsed, call, len(docs))
+        grades: list[Grade] = []
+        for n, doc in enumerate(docs, 1):
+            if n in verdicts:
+                grades.append(verdicts[n])
+                continue
+            why = problems.get(n, "no verdict for it in the reply")
+            single = self.grade(question, doc)
+            single.reason = f"{single.reason} (graded on its own: the batched reply had {why})"
+            grades.append(single)
+            info["fallback_ids"].append(doc.id)
+        if info["fallback_ids"]:
+            missing = [n for n in range(1, len(docs) + 1) if n not in verdicts]
+            info["fallback_reason"] = (f"the batched reply had no usable verdict for document(s) "
+                                       f"{', '.join(map(str, missing))} → graded those one by one")
+            if call.error is None:
+                call.error = f"incomplete output: {info['fallback_reason']}"
+        return grades, info
+
+    def _batch_verdicts(self, parsed: BaseModel | None, call: ModelCall,
+                        n_docs: int) -> tuple[dict[int, Grade], dict[int, str]]:
+        """{document number: grade} from a batched reply; items are read one by one, so one bad item (a wrong
+        label, a score outside 0..1, an unknown or repeated id) costs only its own document."""
+        if parsed is not None:
+            items: list[Any] = [item.model_dump() for item in parsed.grades]  # type: ignore[attr-defined]
+        else:
+            try:
+                data = _lenient_json(call.raw_output)
+            except ValueError:
+                data = None
+            items = data.get("grades") if isinstance(data, dict) and isinstance(data.get("grades"), list) else []
+        verdicts: dict[int, Grade] = {}
+        problems: dict[int, str] = {}
+        for item in items:
+            try:
+                graded = GradedDocument.model_validate(item)
+                n = int(str(graded.id).strip().lstrip("#[").rstrip("]"))
+                score = _in_unit_range(graded.score, "score")
+            except (ValidationError, ValueError, TypeError) as exc:
+                number = str(item.get("id", "")).strip() if isinstance(item, dict) else ""
+                if number.isdigit():
+                    problems[int(number)] = f"an unusable verdict ({type(exc).__name__})"
+                continue
+            if 1 <= n <= n_docs and n not in verdicts:
+                verdicts[n] = Grade(graded.label, round(score, 3), graded.reason.strip() or graded.label)
+        return verdicts, problems
 
     def grade(self, question: str, doc: Retrieved) -> Grade:
         messages = prompts.grade_messages(question, doc)
-        parsed, call = self._call("grade", self.settings.router_model, messages, GradeOutput)
+        parsed, call = self._call("grade", self.grader_model, messages, GradeOutput)
         if parsed is not None:
             try:
                 score = _in_unit_range(parsed.score, "score")
@@ -382,8 +489,13 @@ class LLMEngine:
                      [call])
 
     def evaluate(self, question: str, docs: list[Retrieved], grades: list[Grade]) -> Quality:
+        """``RAG_LLM_QUALITY=grades`` (default): computed from the model's grades with the offline engine's
+        formula, no model call (arithmetic is code's job); ``model``: the seed-000 rubric asked of the model."""
         if not docs:
             return Quality(0.0, "no documents retrieved → quality 0.00 (no model call)")
+        if self.settings.llm_quality == "grades":
+            computed = self.offline.evaluate(question, docs, grades)
+            return Quality(computed.score, f"computed from the grades, no model call: {computed.reason}")
         messages = prompts.quality_messages(question, docs, grades)
         parsed, call = self._call("evaluate", self.settings.router_model, messages, QualityOutput)
         if parsed is not None:

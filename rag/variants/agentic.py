@@ -249,20 +249,44 @@ retrieve_web = _make_retrieve("web", RETRIEVE_WEB)
 
 
 def grade_documents(state: AgentState, runtime: Ctx) -> dict:
-    """Grade every retrieved document against the question: correct | ambiguous | incorrect."""
+    """Grade every retrieved document against the question: correct | ambiguous | incorrect. A document an
+    earlier attempt already graded keeps that grade (same question, same text: a second verdict costs and
+    changes nothing). An engine with ``grade_all`` grades the rest together (one batched call, or in parallel)."""
     question, docs, attempt = state["question"], state.get("docs") or [], int(state["attempt"])
+    engine = runtime.context.engine
+    earlier = {d.id: g for hop in state.get("hops") or [] for d, g in zip(hop.docs, hop.grades)}
+    grading: dict[str, Any] = {}
     with StepTimer() as timer:
-        grades = [clean_grade(runtime.context.engine.grade(question, doc)) for doc in docs]
+        todo = [d for d in docs if d.id not in earlier]
+        grade_all = getattr(engine, "grade_all", None)
+        if grade_all is not None and todo:
+            fresh, grading = grade_all(question, todo)
+        else:
+            fresh = [engine.grade(question, doc) for doc in todo]
+        new = {d.id: clean_grade(g) for d, g in zip(todo, fresh)}
+        grades = [new[d.id] if d.id in new else Grade(earlier[d.id].label, earlier[d.id].score,
+                                                      f"{earlier[d.id].reason} (grade from an earlier attempt)")
+                  for d in docs]
     counts = {label: sum(1 for g in grades if g.label == label) for label in ("correct", "ambiguous", "incorrect")}
+    reused = len(docs) - len(todo)
     if docs:
         decision = ", ".join(f"{n} {label}" for label, n in counts.items())
         reason, status = f"graded {len(docs)} document(s) against the question", "ok"
+        if reused:
+            reason += f" ({reused} kept their grade from an earlier attempt)"
+        if grading.get("fallback_reason"):
+            reason += f"; {grading['fallback_reason']}"
     else:
         decision, reason, status = "nothing to grade", state.get("retrieval_note") or "no documents", "skipped"
+    output: dict[str, Any] = dict(counts)
+    if grading or reused:
+        output["grading"] = {"mode": grading.get("mode", "per_doc"), "reused": reused,
+                             "fallback_ids": list(grading.get("fallback_ids") or [])}
+    calls = [*grading.get("calls", []), *(c for g in grades for c in g.calls)]
     step = make_step(GRADE_DOCUMENTS, timer, index=_index(state), attempt=attempt,
-                     inputs={"question": question, "n_documents": len(docs)}, output=counts,
+                     inputs={"question": question, "n_documents": len(docs)}, output=output,
                      decision=decision, reason=reason, status=status,
-                     model_calls=[c for g in grades for c in g.calls], documents=doc_records(docs, attempt, grades))
+                     model_calls=calls, documents=doc_records(docs, attempt, grades))
     return {"grades": grades, "steps": [step]}
 
 

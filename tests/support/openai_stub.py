@@ -70,15 +70,47 @@ def purpose_of(body: dict[str, Any]) -> str:
     for tool in body.get("tools") or []:
         names.append(str((tool.get("function") or {}).get("name", "")))
     joined = " ".join(names).lower()
+    if "gradebatch" in joined:  # all documents graded in one call (issue 11)
+        return "grade_batch"
     for key in ("classify", "grade", "quality", "rewrite", "answer", "partial", "direct", "extract"):
         if key in joined:
             return key
     system = " ".join(m.get("content", "") for m in body.get("messages", []) if m.get("role") == "system").lower()
-    for key, cue in (("classify", "retrieval strategy"), ("grade", "grader"), ("quality", "covers the question"),
+    for key, cue in (("classify", "retrieval strategy"), ("grade_batch", "for each numbered retrieved document"),
+                     ("grade", "grader"), ("quality", "covers the question"),
                      ("rewrite", "rewrite the question"), ("extract", "extract entities")):
         if cue in system:
             return key
     return "other"
+
+
+_NUMBERED_DOC = re.compile(r'<document [^>]*\bn="(\d+)"[^>]*>\n?(.*?)\n?</document>', re.S)
+
+
+def numbered_documents(body: dict[str, Any]) -> list[tuple[int, str]]:
+    """(number, text) of every ``<document n="…">`` in a request's last user message (a batched grading request)."""
+    users = [str(m.get("content") or "") for m in body.get("messages", []) if m.get("role") == "user"]
+    return [(int(n), text) for n, text in _NUMBERED_DOC.findall(users[-1] if users else "")]
+
+
+def batch_grades(body: dict[str, Any], judge: Callable[[str], tuple[str, float]], kind: str = "good",
+                 drop: Iterable[int] = ()) -> Any:
+    """A scripted reply to a batched grading request, from ``judge(document text) -> (label, score)``:
+    ``good`` — one verdict per document; ``partial`` — the documents numbered in ``drop`` (default: the last one)
+    left out; ``malformed`` — not JSON at all; ``bad_item`` — the ``drop`` documents get an unknown label."""
+    docs = numbered_documents(body)
+    if kind == "malformed":
+        return "Here are my grades: the first one looks fine, the others less so."
+    dropped = set(drop) or ({docs[-1][0]} if docs else set())
+    grades = []
+    for n, text in docs:
+        label, score = judge(text)
+        if kind == "partial" and n in dropped:
+            continue
+        if kind == "bad_item" and n in dropped:
+            label = "relevant"
+        grades.append({"id": str(n), "label": label, "score": score, "reason": f"scripted {label}"})
+    return {"grades": grades}
 
 
 def hashed_embedding(text: str, dim: int = 64) -> list[float]:
@@ -122,6 +154,9 @@ class OpenAIStub:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # headers and body go out as two writes: with Nagle on, a kept-alive connection waits for the client's
+            # delayed ACK (~40 ms on Linux) before the body, so later calls of a run looked slower than the first
+            disable_nagle_algorithm = True
 
             def log_message(self, *args: Any) -> None:  # keep test output clean
                 pass
