@@ -34,6 +34,7 @@ from pydantic import BaseModel, Field, ValidationError
 from rag import deadline as run_deadline
 from rag.config import Settings, redact_text, redact_url
 from rag.engines import prompts
+from rag.engines.llm_critics import LLMCritics
 from rag.engines.offline import FRAMES, OfflineEngine, language_of
 from rag.engines.tiers import offline_is_confident
 from rag.types import (Answer, Citation, Decision, Entity, Extraction, Grade, ModelCall, Quality, RagError,
@@ -192,7 +193,7 @@ def _in_unit_range(value: float, what: str) -> float:
     return float(value)
 
 
-class LLMEngine:
+class LLMEngine(LLMCritics):
     """Judging and answering with chat models through ``langchain-openai``."""
 
     name = "llm"

@@ -183,3 +183,70 @@ def extract_messages(text: str, source_file: str) -> list[dict[str, str]]:
     doc = Retrieved(id="", text=text, source=source_file or "text", score=0.0, tool="ingest")
     return [{"role": "system", "content": EXTRACT_SYSTEM.format(data_only=DATA_ONLY)},
             {"role": "user", "content": _document(doc, 8000)}]
+
+
+# ---- the judging-RAG family's critics (issue 10) ---------------------------------------------------------------
+# tool_agent's agent (seed 001): the tool description is the only thing the decision rests on.
+TOOL_DECISION_SYSTEM = """You are an agent with one tool.
+Tool `{name}`: {description}
+
+Decide whether answering the question needs this tool. If it does, give the search query to send (keep every
+entity name, number and time period of the question). If the question can be answered without the documents
+(translation, arithmetic, code syntax, common knowledge), do not call the tool. Reason: one short line."""
+
+# adaptive's classifier (seed 003): simple → the model alone, moderate → one retrieval, complex → the checked loop.
+COMPLEXITY_SYSTEM = """Classify how much retrieval the question needs.
+질문에 검색이 얼마나 필요한지 분류하세요.
+
+- simple: answerable without documents (common knowledge, translation, arithmetic, code syntax)
+- moderate: one fact that one search of the documents should find
+- complex: several facts or hops (relations between entities, comparisons, two questions in one), or facts that
+  may be missing or out of date in the documents
+Reason: one short line."""
+
+# self_rag's hallucination grader ([IsSup]), after the seed's binary graders.
+HALLUCINATION_SYSTEM = """You are a grader assessing whether an answer is grounded in / supported by a set of retrieved
+documents. {data_only}
+
+Check every sentence of the answer against the documents. grounded is true only when every factual sentence is
+supported by them. List, word for word, each answer sentence that the documents do not support. Reason: one line."""
+
+# self_rag's answer grader ([IsUse]).
+ANSWER_GRADE_SYSTEM = """You are a grader assessing whether an answer addresses / resolves a question.
+An answer that says the information was not found does not resolve it. Give resolves true or false and a one-line
+reason."""
+
+# crag's knowledge refinement: decompose into sentences ("strips"), keep the relevant ones.
+REFINE_SYSTEM = """Knowledge refinement (CRAG): the document below is split into numbered sentences.
+{data_only}
+
+Return the numbers of the sentences that help answer the question; leave out the ones that do not. Reason: one line."""
+
+
+def tool_decision_messages(question: str, query: str, name: str, description: str) -> list[dict[str, str]]:
+    user = f"Question: {question}" + (f"\nCurrent query (after a rewrite): {query}" if query and query != question
+                                      else "")
+    return [{"role": "system", "content": TOOL_DECISION_SYSTEM.format(name=name, description=description)},
+            {"role": "user", "content": user}]
+
+
+def complexity_messages(question: str) -> list[dict[str, str]]:
+    return [{"role": "system", "content": COMPLEXITY_SYSTEM}, {"role": "user", "content": f"Question: {question}"}]
+
+
+def hallucination_messages(question: str, answer: str, docs: Sequence[Retrieved]) -> list[dict[str, str]]:
+    return [{"role": "system", "content": HALLUCINATION_SYSTEM.format(data_only=DATA_ONLY)},
+            {"role": "user", "content": f"Documents:\n{context_block(docs)}\n\nQuestion: {question}\n\n"
+                                        f"Answer to check:\n{answer}"}]
+
+
+def answer_grade_messages(question: str, answer: str) -> list[dict[str, str]]:
+    return [{"role": "system", "content": ANSWER_GRADE_SYSTEM},
+            {"role": "user", "content": f"Question: {question}\n\nAnswer:\n{answer}"}]
+
+
+def refine_messages(question: str, sentences: Sequence[str], source: str) -> list[dict[str, str]]:
+    numbered = "\n".join(f"{i}. {s}" for i, s in enumerate(sentences, 1))
+    return [{"role": "system", "content": REFINE_SYSTEM.format(data_only=DATA_ONLY)},
+            {"role": "user", "content": f"Question: {question}\n\n<document source=\"{source}\">\n{numbered}\n"
+                                        "</document>"}]
