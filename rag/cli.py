@@ -86,6 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the full trace as JSON")
     p = runs_sub.add_parser("delete", parents=[common], help="delete one recorded run")
     p.add_argument("run_id", metavar="RUN_ID")
+    p = runs_sub.add_parser("fork", parents=[common],
+                            help="what-if replay: continue a run from one step with one decision edited")
+    p.add_argument("run_id", metavar="RUN_ID", help="run id (a unique prefix of 4+ characters works)")
+    p.add_argument("--step", type=int, required=True, help="the step to edit (its number in: runs show RUN_ID)")
+    p.add_argument("--set", dest="edit", required=True, metavar="EDIT",
+                   help="grade[I]=correct|ambiguous|incorrect, quality=0.8, threshold=0.4, route=graph, query=TEXT")
+    p.add_argument("--json", action="store_true", help="print exactly one JSON object (the fork and its parent)")
 
     sub.add_parser("status", parents=[common], help="backends, decision engine, counts")
 
@@ -401,7 +408,37 @@ def cmd_runs(args: argparse.Namespace) -> int:
             raise CliError(f"no run with id {args.run_id!r} (list them: python -m rag runs list)", EXIT_FAILED)
         print(f"deleted run {args.run_id}")
         return EXIT_OK
+    if args.runs_command == "fork":
+        return _fork(args, store)
     raise CliError(f"unknown runs action {args.runs_command!r}", EXIT_USAGE)
+
+
+def _fork(args: argparse.Namespace, store) -> int:
+    from rag.engines import get_engine
+    from rag.replay import fork_run, fork_summary
+    from rag.types import RagError
+
+    parent = store.get(args.run_id)
+    if parent is None:
+        raise CliError(f"no run with id {args.run_id!r} (list them: python -m rag runs list)", EXIT_FAILED)
+    settings = _settings()
+    with stdout_to_stderr() as out:
+        engine = get_engine(settings)
+        kb = _open_kb(settings, engine=engine)
+        try:
+            fork = fork_run(store, parent, args.step, args.edit, kb=kb, engine=engine, settings=settings)
+        except RagError as exc:
+            raise CliError(str(exc), EXIT_USAGE) from None
+        finally:
+            kb.close()
+        if args.json:
+            _print_json(fork_summary(fork), out=out)
+        else:
+            print(f"fork of {parent.run_id} at step {args.step} ({fork.replay['node']}): "
+                  f"{fork.replay['edit']['text']} (recorded: {fork.replay['edit']['was']})\n", file=out)
+            print("parent path: " + " → ".join(parent.path), file=out)
+            print(_format_run(fork), file=out)
+    return EXIT_OK
 
 
 def cmd_status(args: argparse.Namespace) -> int:

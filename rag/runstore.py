@@ -20,7 +20,7 @@ from rag.trace import Run, now_iso
 
 DB_NAME = "runs.sqlite3"
 SUMMARY_COLUMNS = ("run_id", "created_at", "question", "variant", "route", "abstained", "partial", "stop_reason",
-                   "llm_calls", "tokens", "wall_ms", "quality_scores", "answer")
+                   "llm_calls", "tokens", "wall_ms", "quality_scores", "answer", "parent_run_id", "fork_edit")
 
 
 def m001_initial(db: sqlite3.Connection) -> None:
@@ -47,9 +47,17 @@ def m001_initial(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX runs_created_at ON runs (created_at)")
 
 
+def m002_fork_lineage(db: sqlite3.Connection) -> None:
+    """What-if replay (rag.replay): a fork names its parent run and the edit it made."""
+    db.execute("ALTER TABLE runs ADD COLUMN parent_run_id TEXT")
+    db.execute("ALTER TABLE runs ADD COLUMN fork_edit TEXT")
+    db.execute("CREATE INDEX runs_parent_run_id ON runs (parent_run_id)")
+
+
 # Append only: (name, function). The name is what `_migrations` records.
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("m001_initial", m001_initial),
+    ("m002_fork_lineage", m002_fork_lineage),
 ]
 
 
@@ -92,12 +100,13 @@ class RunStore:
         data = run.to_dict()
         row = (run.run_id, run.created_at, run.question, run.variant, run.route, int(run.abstained),
                int(run.partial), run.stop_reason, run.llm_calls, run.tokens["total"], float(run.wall_ms),
-               json.dumps(run.quality_scores), run.answer, json.dumps(data, ensure_ascii=False))
+               json.dumps(run.quality_scores), run.answer, json.dumps(data, ensure_ascii=False),
+               run.replay.get("parent_run_id"), (run.replay.get("edit") or {}).get("text"))
         with self._connect() as db, db:
             db.execute(
                 "INSERT OR REPLACE INTO runs (run_id, created_at, question, variant, route, abstained, partial,"
-                " stop_reason, llm_calls, tokens, wall_ms, quality_scores, answer, trace_json)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " stop_reason, llm_calls, tokens, wall_ms, quality_scores, answer, trace_json, parent_run_id,"
+                " fork_edit) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
         return run.run_id
@@ -149,6 +158,13 @@ class RunStore:
             item["quality_scores"] = json.loads(item["quality_scores"] or "[]")
             out.append(item)
         return out
+
+    def forks(self, run_id: str) -> list[dict[str, Any]]:
+        """Summaries of the runs forked from ``run_id`` (what-if replay), newest first."""
+        sql = f"SELECT {', '.join(SUMMARY_COLUMNS)} FROM runs WHERE parent_run_id = ? ORDER BY created_at DESC"
+        with self._connect() as db:
+            rows = db.execute(sql, (run_id,)).fetchall()
+        return [dict(row) for row in rows]
 
     def count(self) -> int:
         with self._connect() as db:

@@ -98,6 +98,9 @@ class Run:
     generator_prompt: list[dict[str, str]] = field(default_factory=list)
     error: str | None = None
     wall_ms: float = 0.0
+    # What-if replay (rag.replay): the run's LangGraph checkpoints {"thread_id", "checkpoint_id"}; a fork also has
+    # {"parent_run_id", "step", "node", "edit": {...}}. Empty for a run recorded without checkpoints.
+    replay: dict[str, Any] = field(default_factory=dict)
 
     # ---- derived totals -------------------------------------------------
     @property

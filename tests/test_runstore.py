@@ -13,7 +13,8 @@ from rag.variants import run_question
 from tests.support.scripted import ListTool, ScriptedEngine, ToolsKB, make_doc
 
 EXPECTED_COLUMNS = ["run_id", "created_at", "question", "variant", "route", "abstained", "partial", "stop_reason",
-                    "llm_calls", "tokens", "wall_ms", "quality_scores", "answer", "trace_json"]
+                    "llm_calls", "tokens", "wall_ms", "quality_scores", "answer", "trace_json", "parent_run_id",
+                    "fork_edit"]
 
 
 def _run(question: str, data_dir, variant: str = "agentic", evaluate=0.9):
@@ -35,7 +36,7 @@ def test_exact_columns_and_recorded_migrations(data_dir):
     assert _columns(store.path) == EXPECTED_COLUMNS
     with sqlite3.connect(store.path) as db:
         names = [row[0] for row in db.execute("SELECT name FROM _migrations ORDER BY name")]
-    assert names == [name for name, _ in runstore.MIGRATIONS] == ["m001_initial"]
+    assert names == [name for name, _ in runstore.MIGRATIONS] == ["m001_initial", "m002_fork_lineage"]
 
 
 def test_reopening_applies_nothing_again_and_new_migrations_apply_once(data_dir, monkeypatch):
@@ -43,10 +44,10 @@ def test_reopening_applies_nothing_again_and_new_migrations_apply_once(data_dir,
     with sqlite3.connect(data_dir / "runs.sqlite3") as db:
         assert runstore.migrate(db) == []
 
-    def m002_add_note(db):
+    def m999_add_note(db):
         db.execute("ALTER TABLE runs ADD COLUMN note TEXT")
 
-    monkeypatch.setattr(runstore, "MIGRATIONS", [*runstore.MIGRATIONS, ("m002_add_note", m002_add_note)])
+    monkeypatch.setattr(runstore, "MIGRATIONS", [*runstore.MIGRATIONS, ("m999_add_note", m999_add_note)])
     RunStore(data_dir)
     RunStore(data_dir)  # a second open must not try to add the column again
     assert _columns(data_dir / "runs.sqlite3") == [*EXPECTED_COLUMNS, "note"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import operator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Annotated, Any, Callable, Literal, TypedDict
 
@@ -37,6 +38,7 @@ from rag.variants.base import (
     TraceRecorder,
     answer_output,
     apply_answer,
+    checkpointed,
     clamp01,
     clean_grade,
     doc_records,
@@ -494,8 +496,10 @@ class AgenticVariant:
             return recorder.finish()
         initial: AgentState = {"question": question, "query": question, "attempt": 0}
         final: dict = dict(initial)
-        stream = graph.stream(initial, config={"recursion_limit": recursion_limit(settings.max_attempts)},
-                                   context=context, stream_mode=["updates", "values"])
+        checkpoints = ExitStack()  # every run is checkpointed, thread id = run id (what-if replay, rag.replay)
+        graph, config = checkpoints.enter_context(
+            checkpointed(graph, recorder, {"recursion_limit": recursion_limit(settings.max_attempts)}))
+        stream = graph.stream(initial, config=config, context=context, stream_mode=["updates", "values"])
         try:
             while True:
                 try:
@@ -520,6 +524,7 @@ class AgenticVariant:
                         recorder.add(step)
         finally:  # also when on_step raised: release the graph's stream
             stream.close()
+            checkpoints.close()
 
         run.route = final.get("route")
         run.attempts = list(final.get("attempts") or [])

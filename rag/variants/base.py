@@ -17,9 +17,13 @@ from __future__ import annotations
 
 import logging
 import math
+import sqlite3
+import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Protocol
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from langgraph.runtime import Runtime
 
@@ -64,6 +68,7 @@ class TraceRecorder:
                  on_step: OnStep | None = None) -> None:
         self.run = Run(question=question, variant=variant, settings=settings.public(), engine=describe(engine))
         self.on_step = on_step
+        self.data_dir = settings.data_dir  # where the run's LangGraph checkpoints go (``checkpointed``)
         self._t0 = time.perf_counter()
 
     def next_index(self) -> int:
@@ -302,3 +307,65 @@ def answer_output(answer: Answer) -> dict[str, Any]:
 def short(text: str, limit: int = 200) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ---- checkpoints (what-if replay: ``rag.replay`` forks a run from these) -----------------------------------------
+
+CHECKPOINTS_DB = "checkpoints.sqlite3"
+
+
+def checkpoint_serde() -> Any:
+    """LangGraph's serializer, allowed to load back our own state types only (the dataclasses of ``rag.*`` modules
+    loaded now) instead of any class named in the database."""
+    from dataclasses import is_dataclass
+
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+    allowed = {(obj.__module__, obj.__name__)
+               for name, module in list(sys.modules.items()) if name == "rag" or name.startswith("rag.")
+               for obj in list(vars(module).values())
+               if isinstance(obj, type) and is_dataclass(obj) and getattr(obj, "__module__", "").startswith("rag")}
+    return JsonPlusSerializer(allowed_msgpack_modules=sorted(allowed))
+
+
+@contextmanager
+def open_checkpointer(data_dir: str | Path) -> Iterator[Any]:
+    """The SQLite checkpointer in ``data_dir/checkpoints.sqlite3`` (``langgraph-checkpoint-sqlite``), closed after."""
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    path = Path(data_dir)
+    path.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path / CHECKPOINTS_DB, check_same_thread=False, timeout=30)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")  # readers (the inspector) do not block a run that writes
+        yield SqliteSaver(conn, serde=checkpoint_serde())
+    finally:
+        conn.close()
+
+
+@contextmanager
+def checkpointed(graph: Any, recorder: TraceRecorder, config: dict[str, Any]) -> Iterator[tuple[Any, dict]]:
+    """``(graph, config)`` for one run: the compiled graph bound to the data dir's checkpointer and ``config`` with
+    the run id as ``thread_id``. Afterwards ``run.replay`` holds the thread and its last checkpoint. A checkpoint
+    database that cannot be opened costs the replay, never the run: the graph runs without one."""
+    run = recorder.run
+    thread_id = run.replay.get("thread_id") or run.run_id
+    resume_from = run.replay.get("resume_from")  # a fork continues from this checkpoint (rag.replay)
+    try:
+        saver_context = open_checkpointer(recorder.data_dir)
+        saver = saver_context.__enter__()
+    except (sqlite3.Error, OSError) as exc:
+        log.warning("no checkpoints for run %s (what-if replay unavailable): %s", run.run_id, exc)
+        yield graph, config
+        return
+    try:
+        bound = graph.copy(update={"checkpointer": saver})
+        configurable = {"thread_id": thread_id, **({"checkpoint_id": resume_from} if resume_from else {}),
+                        **(config.get("configurable") or {})}
+        config = {**config, "configurable": configurable}
+        yield bound, config
+        latest = bound.get_state({"configurable": {"thread_id": thread_id}})  # the newest checkpoint: this run's
+        checkpoint_id = (latest.config or {}).get("configurable", {}).get("checkpoint_id")
+        run.replay.update({"thread_id": thread_id, "checkpoint_id": checkpoint_id})
+    finally:
+        saver_context.__exit__(None, None, None)

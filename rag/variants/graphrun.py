@@ -8,13 +8,14 @@ who records it as a step and ends with a polite answer.
 """
 from __future__ import annotations
 
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
 from langgraph.errors import GraphRecursionError
 
 from rag.trace import Step
-from rag.variants.base import NodeFailed, TraceRecorder, error_text
+from rag.variants.base import NodeFailed, TraceRecorder, checkpointed, error_text
 
 
 @dataclass
@@ -38,9 +39,10 @@ def steps_in(update: dict[str, Any] | None) -> list[Step]:
 def stream_graph(graph: Any, initial: dict[str, Any], context: Any, recorder: TraceRecorder,
                  recursion_limit: int) -> GraphOutcome:
     """Run ``graph`` from ``initial`` with ``context``; record every step on ``recorder``."""
-    outcome = GraphOutcome(final=dict(initial))
-    stream = graph.stream(initial, config={"recursion_limit": recursion_limit}, context=context,
-                          stream_mode=["updates", "values"])
+    outcome = GraphOutcome(final=dict(initial or {}))  # None: resume a fork from its checkpoint (rag.replay)
+    checkpoints = ExitStack()  # every run is checkpointed, thread id = run id (what-if replay)
+    graph, config = checkpoints.enter_context(checkpointed(graph, recorder, {"recursion_limit": recursion_limit}))
+    stream = graph.stream(initial, config=config, context=context, stream_mode=["updates", "values"])
     try:
         while True:
             try:
@@ -67,4 +69,5 @@ def stream_graph(graph: Any, initial: dict[str, Any], context: Any, recorder: Tr
                     recorder.add(step)
     finally:  # also when on_step raised: release the graph's stream
         stream.close()
+        checkpoints.close()
     return outcome

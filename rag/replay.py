@@ -1,0 +1,336 @@
+"""What-if replay: fork a recorded run at one step, with one recorded decision edited, and let it continue.
+
+This is LangGraph's own time travel, not a re-run: every graph variant runs with the SQLite checkpointer
+(``rag.variants.base.checkpointed``; thread id = run id). To fork run P at step N (node X):
+
+1. walk P's checkpoints back from its last one (``get_state_history``) to the checkpoint *before* X ran; its
+   pending task holds exactly what X returned (``StateSnapshot.tasks[0].result``);
+2. edit that update (a document's grade, the quality score, the threshold, the chosen route, the query) and write
+   it with ``update_state(config, update, as_node=X)`` — as if X had decided so; X's routing runs on the edit;
+3. resume from the new checkpoint (``stream(None, config)``) and record the steps that follow.
+
+The fork is a new run (``run.replay``: parent id, step, node, edit, thread, checkpoints) saved next to its
+parent; the parent's trace and checkpoints are left as they were.
+
+    from rag.replay import fork_run
+    fork = fork_run(store, parent_id, step=2, edit="grade[0]=correct", kb=kb, engine=engine, settings=settings)
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from rag.config import Settings
+from rag.runstore import RunStore
+from rag.trace import Run, Step
+from rag.types import DecisionEngine, Grade, RagError
+from rag.variants import registry
+from rag.variants.agentic import recursion_limit
+from rag.variants.base import (
+    GRADE_LABELS,
+    KnowledgeBaseLike,
+    OnStep,
+    TraceRecorder,
+    apply_answer,
+    open_checkpointer,
+)
+from rag.variants.graphrun import stream_graph
+
+# What can be edited, with the form the CLI takes (``--set``). Each edit applies to the update of one kind of step.
+EDIT_FORMS: dict[str, str] = {
+    "grade": "grade[I]=correct|ambiguous|incorrect — the grade of document I (0-based) on a grading step",
+    "quality": "quality=0.85 — the context quality score on evaluate_context (the next action is decided again)",
+    "threshold": "threshold=0.4 — the quality threshold from evaluate_context on (the next action is decided again)",
+    "route": "route=vector|graph|web|direct — the strategy chosen on classify, or the target of re_route",
+    "query": "query=TEXT — the query that the next retrieval uses (classify or rewrite_query)",
+}
+GRADE_SCORES = {"correct": 1.0, "ambiguous": 0.5, "incorrect": 0.0}  # what a grade set by hand scores
+_EDIT = re.compile(r"^\s*(?P<field>[a-z_]+)\s*(?:\[\s*(?P<index>-?\d+)\s*\])?\s*=\s*(?P<value>.*?)\s*$", re.S)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One edited decision: ``field[index] = value`` (index only for grades)."""
+
+    field: str
+    value: str
+    index: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> "Edit":
+        """``"grade[2]=correct"`` -> ``Edit("grade", "correct", 2)``; raises ``RagError`` with the accepted forms."""
+        match = _EDIT.match(text or "")
+        if not match or match["field"] not in EDIT_FORMS or not match["value"]:
+            raise RagError(f"cannot read the edit {text!r}; use one of: " + "; ".join(EDIT_FORMS.values()))
+        index = int(match["index"]) if match["index"] is not None else None
+        if (index is None) != (match["field"] != "grade"):
+            raise RagError(f"{match['field']!r} takes {'an index: grade[I]=LABEL' if index is None else 'no index'}")
+        return cls(match["field"], match["value"], index)
+
+    def __str__(self) -> str:
+        return f"{self.field}{'' if self.index is None else f'[{self.index}]'} = {self.value}"
+
+
+# ---- finding the step's checkpoint ------------------------------------------------------------------------------
+
+def _config(thread_id: str, checkpoint_id: str | None = None) -> dict[str, Any]:
+    configurable = {"thread_id": thread_id, "checkpoint_ns": ""}
+    if checkpoint_id:
+        configurable["checkpoint_id"] = checkpoint_id
+    return {"configurable": configurable}
+
+
+def _checkpoint_id(config: dict[str, Any] | None) -> str | None:
+    return ((config or {}).get("configurable") or {}).get("checkpoint_id")
+
+
+def lineage(graph: Any, thread_id: str, head: str) -> list[Any]:
+    """The run's checkpoints, oldest first: from ``head`` back through each parent (a thread holds the forks of
+    its run too, so the newest checkpoint of the thread is not necessarily this run's)."""
+    by_id = {_checkpoint_id(s.config): s for s in graph.get_state_history(_config(thread_id))}
+    chain, current = [], by_id.get(head)
+    while current is not None:
+        chain.append(current)
+        current = by_id.get(_checkpoint_id(current.parent_config))
+    return chain[::-1]
+
+
+def checkpoint_before(chain: list[Any], step: int, node: str) -> Any:
+    """The checkpoint where ``node`` was about to run as step ``step`` (``len(steps) == step``), with its result."""
+    for snapshot in reversed(chain):
+        steps = snapshot.values.get("steps") or []
+        tasks = [t for t in snapshot.tasks if t.name == node and isinstance(t.result, dict)]
+        if len(steps) == step and node in snapshot.next and tasks:
+            return snapshot, tasks[0].result
+    raise RagError(f"no checkpoint before step {step} ({node}) was found: the run's checkpoints are incomplete")
+
+
+# ---- edits -------------------------------------------------------------------------------------------------------
+
+def _the_step(update: dict[str, Any], node: str) -> Step:
+    steps = [s for s in update.get("steps") or [] if isinstance(s, Step) and s.node == node]
+    if len(steps) != 1:
+        raise RagError(f"step {node} recorded {len(steps)} steps in one update; it cannot be edited")
+    return steps[0]
+
+
+def _mark(step: Step, edit: Edit, was: Any) -> None:
+    step.output = {**step.output, "what_if": {"edit": str(edit), "was": was}}
+    step.reason = f"what-if: {edit} (recorded: {was}). {step.reason}".strip()
+
+
+def _edit_grade(update: dict[str, Any], node: str, edit: Edit) -> Any:
+    grades = update.get("grades")
+    if not isinstance(grades, list) or not grades:
+        raise RagError(f"step {node} graded no documents: there is no grade to edit")
+    label = edit.value.strip().lower()
+    if label not in GRADE_LABELS:
+        raise RagError(f"a grade is one of {', '.join(GRADE_LABELS)}, not {edit.value!r}")
+    if not 0 <= int(edit.index) < len(grades):
+        raise RagError(f"step {node} graded {len(grades)} document(s): grade[{edit.index}] is out of range "
+                       f"(use 0..{len(grades) - 1})")
+    old = grades[edit.index]
+    grades[edit.index] = Grade(label=label, score=GRADE_SCORES[label],
+                               reason=f"what-if: set to {label} by hand (recorded {old.label}: {old.reason})")
+    step = _the_step(update, node)
+    if edit.index < len(step.documents):
+        record = step.documents[edit.index]
+        record.grade, record.grade_score, record.grade_reason = label, GRADE_SCORES[label], grades[edit.index].reason
+    counts = {name: sum(1 for g in grades if g.label == name) for name in GRADE_LABELS}
+    step.output = {**step.output, **counts}
+    step.decision = ", ".join(f"{n} {name}" for name, n in counts.items())
+    _mark(step, edit, old.label)
+    return old.label
+
+
+def _edit_quality_or_threshold(update: dict[str, Any], node: str, edit: Edit, before: dict[str, Any],
+                               settings: Settings) -> tuple[Any, Settings]:
+    """Set the score or the threshold and decide the next action again with the variant's own rule."""
+    if "next_action" not in update or not update.get("hops"):
+        raise RagError(f"step {node} records no quality decision: edit quality or threshold on evaluate_context")
+    from rag.variants.agentic import decide_next  # the rule that step used
+
+    try:
+        number = float(edit.value)
+    except ValueError:
+        raise RagError(f"{edit.field} is a number between 0 and 1, not {edit.value!r}") from None
+    if not 0.0 <= number <= 1.0:
+        raise RagError(f"{edit.field} is a number between 0 and 1, not {number}")
+    hop = update["hops"][-1]
+    step = _the_step(update, node)
+    if edit.field == "quality":
+        was, hop.quality = round(float(hop.quality), 4), number
+        update["quality"] = number
+    else:
+        was = settings.threshold
+        settings = dataclasses.replace(settings, threshold=number)
+    hops = [*(before.get("hops") or []), hop]
+    action, target, reason, stop_reason = decide_next(hops, settings.threshold, settings.max_attempts)
+    if hop.status == "repeated" and stop_reason != "repetition":
+        hop.status, hop.note = "ok", ""
+    update.update({"next_action": action, "next_strategy": target, "action_reason": reason,
+                   "stop_reason": stop_reason, "attempts": [hop.to_attempt(settings.threshold)]})
+    step.output = {**step.output, "quality": round(float(hop.quality), 4), "threshold": settings.threshold,
+                   "next_action": action, "next_strategy": target, "stop_reason": stop_reason or None}
+    step.inputs = {**step.inputs, "threshold": settings.threshold}
+    step.decision, step.reason = action, reason
+    _mark(step, edit, was)
+    return was, settings
+
+
+def _edit_route(update: dict[str, Any], node: str, edit: Edit) -> Any:
+    from rag.variants.agentic import STRATEGIES
+
+    target = edit.value.strip().lower()
+    if "strategy" not in update:
+        raise RagError(f"step {node} chose no route: edit route on classify or re_route")
+    allowed = STRATEGIES if "route" in update else tuple(s for s in STRATEGIES if s != "direct")
+    if target not in allowed:
+        raise RagError(f"route is one of {', '.join(allowed)} here, not {edit.value!r}")
+    step = _the_step(update, node)
+    was = update["strategy"]
+    update["strategy"] = target
+    if "route" in update:
+        update["route"] = target
+    step.output = {**step.output, "strategy": target}
+    step.decision = target
+    _mark(step, edit, was)
+    return was
+
+
+def _edit_query(update: dict[str, Any], node: str, edit: Edit) -> Any:
+    if "query" not in update:
+        raise RagError(f"step {node} set no query: edit query on classify or rewrite_query")
+    step = _the_step(update, node)
+    was, update["query"] = update["query"], " ".join(edit.value.split())
+    step.output = {**step.output, "query": update["query"]}
+    if node != "classify":
+        step.decision = update["query"]
+    _mark(step, edit, was)
+    return was
+
+
+def apply_edit(update: dict[str, Any], node: str, edit: Edit, before: dict[str, Any],
+               settings: Settings) -> tuple[Any, Settings]:
+    """Edit ``update`` (what ``node`` returned) in place; returns (the recorded value, settings to continue with)."""
+    if edit.field == "grade":
+        return _edit_grade(update, node, edit), settings
+    if edit.field in ("quality", "threshold"):
+        return _edit_quality_or_threshold(update, node, edit, before, settings)
+    if edit.field == "route":
+        return _edit_route(update, node, edit), settings
+    return _edit_query(update, node, edit), settings
+
+
+# ---- the fork ----------------------------------------------------------------------------------------------------
+
+def build_context(graph: Any, kb: KnowledgeBaseLike, engine: DecisionEngine, settings: Settings) -> Any:
+    """The variant's runtime context, built from its graph's ``context_schema`` by field name (engine, tools,
+    settings, known_entities, kb) — the same parts the variant's own ``run`` hands it."""
+    schema = getattr(graph, "context_schema", None)
+    if schema is None or not dataclasses.is_dataclass(schema):
+        return None
+    parts = {"engine": engine, "settings": settings, "kb": kb, "tools": None, "known_entities": kb.known_entities}
+    values = {}
+    for f in dataclasses.fields(schema):
+        if f.name == "tools":
+            values["tools"] = kb.tools()
+        elif f.name in parts:
+            values[f.name] = parts[f.name]
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raise RagError(f"cannot rebuild the context of this variant: its {schema.__name__} needs {f.name!r}")
+    return schema(**values)
+
+
+def fork_run(store: RunStore, parent: Run | str, step: int, edit: Edit | str, *, kb: KnowledgeBaseLike,
+             engine: DecisionEngine, settings: Settings, on_step: OnStep | None = None) -> Run:
+    """Fork ``parent`` at ``step`` with ``edit`` applied, continue it, save it to ``store`` and return it.
+
+    Raises ``RagError`` (plain words) for a run without checkpoints, a step out of range or an edit that does not
+    fit the step. Failures while the fork continues are recorded in the fork, like any run's."""
+    edit = Edit.parse(edit) if isinstance(edit, str) else edit
+    if isinstance(parent, str):
+        found = store.get(parent)
+        if found is None:
+            raise RagError(f"no run with id {parent!r} (list them: python -m rag runs list)")
+        parent = found
+    thread_id, head = parent.replay.get("thread_id"), parent.replay.get("checkpoint_id")
+    if not thread_id or not head:
+        raise RagError(f"run {parent.run_id} has no checkpoints to fork from (recorded before what-if replay, or by "
+                       "a variant without a graph): ask the question again and fork the new run")
+    if not 0 <= step < len(parent.steps):
+        raise RagError(f"run {parent.run_id} has steps 0..{len(parent.steps) - 1}; there is no step {step}")
+    node = parent.steps[step].node
+    if parent.steps[step].status == "failed":
+        raise RagError(f"step {step} ({node}) failed: there is no decision to edit")
+    if parent.replay.get("parent_run_id") and step == parent.replay.get("step"):
+        raise RagError(f"step {step} is where run {parent.run_id} was forked: fork its parent "
+                       f"{parent.replay['parent_run_id']} at this step instead, or fork a later step")
+    graph = registry.compiled_graph(parent.variant)
+    if graph is None:
+        raise RagError(f"variant {parent.variant!r} declares no graph: its runs cannot be forked")
+
+    with open_checkpointer(settings.data_dir) as saver:
+        bound = graph.copy(update={"checkpointer": saver})
+        chain = lineage(bound, thread_id, head)
+        if not chain:
+            raise RagError(f"the checkpoints of run {parent.run_id} are not in {settings.data_dir} any more")
+        before, result = checkpoint_before(chain, step, node)
+        update = copy.deepcopy(result)
+        was, continue_with = apply_edit(update, node, edit, before.values, settings)
+        edited_step = _the_step(update, node)
+        forked = bound.update_state(before.config, update, as_node=node)
+
+    recorder = TraceRecorder(parent.question, parent.variant, engine, continue_with, on_step)
+    fork = recorder.run
+    fork.replay = {"thread_id": thread_id, "resume_from": _checkpoint_id(forked), "parent_run_id": parent.run_id,
+                   "step": step, "node": node, "from_checkpoint_id": _checkpoint_id(before.config),
+                   "edit": {"field": edit.field, "index": edit.index, "value": edit.value, "was": was,
+                            "text": str(edit)}}
+    for recorded in [*parent.steps[:step], edited_step]:
+        recorder.add(copy.deepcopy(recorded))
+    context = build_context(graph, kb, engine, continue_with)
+    limit = recursion_limit(continue_with.max_attempts)  # the same safety net as the variant's own run
+    outcome = stream_graph(graph, None, context, recorder, limit)
+    fork.replay["resume_from"] = None
+    if outcome.hit_limit:
+        recorder.fail(f"the graph hit its step limit ({limit} steps)")
+    finish_from_state(fork, outcome.final)
+    fork = recorder.finish()
+    store.save(fork)
+    return fork
+
+
+def finish_from_state(run: Run, final: dict[str, Any]) -> None:
+    """Copy route, attempts, stop reason and answer from the graph's last state into the run (as a variant does)."""
+    run.route = final.get("route") or run.route
+    run.attempts = list(final.get("attempts") or [])
+    if run.error is None:
+        run.stop_reason = final.get("stop_reason") or run.stop_reason
+        answer = final.get("answer")
+        if answer is not None:
+            apply_answer(run, answer)
+        run.partial = run.path[-1:] == ["partial_answer"]
+
+
+def diverging_step(parent: Run, fork: Run) -> int:
+    """The step where the fork departs from its parent: the edited step."""
+    return int(fork.replay.get("step", 0))
+
+
+def first_different_node(parent: Run, fork: Run) -> int | None:
+    """Index of the first step whose node differs between the two paths (None when one path is a prefix)."""
+    for i, (a, b) in enumerate(zip(parent.path, fork.path)):
+        if a != b:
+            return i
+    return None if len(parent.path) == len(fork.path) else min(len(parent.path), len(fork.path))
+
+
+def fork_summary(fork: Run) -> dict[str, Any]:
+    """The ``--json`` view of a fork: the run's CLI JSON plus its lineage."""
+    data = fork.to_cli_json()
+    data["fork"] = {k: fork.replay.get(k) for k in ("parent_run_id", "step", "node", "edit")}
+    return data

@@ -1,0 +1,126 @@
+"""What-if replay: a recorded agentic run forked at grade_documents with one grade flipped (real KB, offline engine,
+real SQLite checkpointer and run store)."""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from rag.cli import main as cli_main
+from rag.engines import get_engine
+from rag.replay import Edit, fork_run
+from rag.runstore import RunStore
+from rag.types import RagError
+from rag.variants import run_question
+from rag.variants.base import CHECKPOINTS_DB
+from tests.support.kb import build_kb
+
+CORPUS = {
+    "leave.md": "# Leave policy\n\nEmployees get 15 days of annual leave after one year of service.\n\n"
+                "# Payday\n\nSalaries are paid on the 25th of every month.",
+    "cafeteria.md": "# Cafeteria\n\nThe cafeteria opens at 8 am and serves lunch until 2 pm.",
+}
+QUESTION = "How many days of annual leave do employees get?"
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory):
+    kb = build_kb(tmp_path_factory.mktemp("replay-kb"), CORPUS)
+    yield kb
+    kb.close()
+
+
+@pytest.fixture(scope="module")
+def recorded(kb):
+    """One agentic run, recorded with its checkpoints, and the store it is in."""
+    store = RunStore(kb.settings.data_dir)
+    run = run_question(QUESTION, kb=kb, engine=get_engine(kb.settings), settings=kb.settings, variant="agentic",
+                       store=store)
+    return store, run
+
+
+def _grade_step(run):
+    return next(s for s in run.steps if s.node == "grade_documents")
+
+
+def test_every_graph_run_is_checkpointed_with_its_run_id_as_thread(recorded, kb):
+    store, run = recorded
+    assert run.replay["thread_id"] == run.run_id and run.replay["checkpoint_id"]
+    with sqlite3.connect(kb.settings.data_dir / CHECKPOINTS_DB) as db:
+        threads = {row[0] for row in db.execute("SELECT DISTINCT thread_id FROM checkpoints")}
+    assert run.run_id in threads
+    assert store.get(run.run_id).replay == run.replay
+
+
+def test_fork_at_grade_documents_with_one_grade_flipped(recorded, kb):
+    store, parent = recorded
+    before = store.export_json(parent.run_id)
+    step = _grade_step(parent)
+    assert parent.path[-1] == "generate", parent.path  # the recorded run found its answer
+    index = next(i for i, d in enumerate(step.documents) if d.grade == "correct")
+
+    fork = fork_run(store, parent.run_id, step.index, f"grade[{index}]=incorrect", kb=kb,
+                    engine=get_engine(kb.settings), settings=kb.settings)
+
+    # the fork takes a different path: without its one correct document the context is too weak
+    assert fork.path[: step.index + 1] == parent.path[: step.index + 1]
+    assert fork.path != parent.path
+    evaluate = fork.steps[step.index + 1]
+    assert evaluate.node == "evaluate_context" and evaluate.decision != "generate"
+    edited = fork.steps[step.index]
+    assert edited.documents[index].grade == "incorrect" and edited.output["what_if"]["was"] == "correct"
+    assert edited.output["incorrect"] == step.output["incorrect"] + 1
+    # the parent is unchanged, in the store and in its checkpoints
+    assert store.export_json(parent.run_id) == before
+    assert store.get(parent.run_id).path == parent.path
+    # both are in the store, linked by the parent's id and the edit
+    saved = store.get(fork.run_id)
+    assert saved is not None and saved.path == fork.path
+    assert saved.replay["parent_run_id"] == parent.run_id and saved.replay["step"] == step.index
+    assert saved.replay["edit"]["text"] == f"grade[{index}] = incorrect"
+    [link] = store.forks(parent.run_id)
+    assert link["run_id"] == fork.run_id and link["fork_edit"] == f"grade[{index}] = incorrect"
+    assert fork.replay["thread_id"] == parent.run_id and fork.replay["checkpoint_id"] != parent.replay["checkpoint_id"]
+
+    # forking the parent again at the same step with the recorded grade restored takes the parent's path
+    # (the checkpoint the fork wrote did not disturb the parent's)
+    again = fork_run(store, parent.run_id, step.index, f"grade[{index}]=correct", kb=kb,
+                     engine=get_engine(kb.settings), settings=kb.settings)
+    assert again.path == parent.path
+
+
+def test_fork_of_quality_and_route(recorded, kb):
+    store, parent = recorded
+    evaluate = next(s for s in parent.steps if s.node == "evaluate_context")
+    low = fork_run(store, parent, evaluate.index, "quality=0.05", kb=kb, engine=get_engine(kb.settings),
+                   settings=kb.settings)
+    assert low.steps[evaluate.index].decision == "re_route" and low.path[evaluate.index + 1] == "re_route"
+    routed = fork_run(store, parent, 0, "route=graph", kb=kb, engine=get_engine(kb.settings), settings=kb.settings)
+    assert routed.route == "graph" and routed.path[1] == "retrieve_graph"
+
+
+def test_bad_edits_say_what_to_do(recorded, kb):
+    store, parent = recorded
+    engine = get_engine(kb.settings)
+    with pytest.raises(RagError, match="grade\\[I\\]"):
+        Edit.parse("grade=correct")
+    with pytest.raises(RagError, match="out of range"):
+        fork_run(store, parent, _grade_step(parent).index, "grade[99]=correct", kb=kb, engine=engine,
+                 settings=kb.settings)
+    with pytest.raises(RagError, match="no grade to edit|graded no documents|records no"):
+        fork_run(store, parent, 0, "grade[0]=correct", kb=kb, engine=engine, settings=kb.settings)
+    with pytest.raises(RagError, match="no step 99"):
+        fork_run(store, parent, 99, "quality=0.5", kb=kb, engine=engine, settings=kb.settings)
+
+
+def test_cli_fork_json(recorded, kb, monkeypatch, capfd):
+    store, parent = recorded
+    monkeypatch.setenv("RAG_DATA_DIR", str(kb.settings.data_dir))
+    step = _grade_step(parent)
+    code = cli_main(["runs", "fork", parent.run_id, "--step", str(step.index), "--set", "grade[0]=ambiguous",
+                     "--json"])
+    assert code == 0
+    data = json.loads(capfd.readouterr().out)
+    assert data["fork"]["parent_run_id"] == parent.run_id and data["fork"]["edit"]["value"] == "ambiguous"
+    assert store.get(data["run_id"]) is not None
