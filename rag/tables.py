@@ -262,6 +262,10 @@ def _quote(identifier: str) -> str:
     return '"' + identifier.replace('"', '""') + '"'
 
 
+_VALUES: dict[tuple, list[Any]] = {}  # distinct values per (store file, revision, table, column, limit)
+_VALUES_LOCK = threading.Lock()
+
+
 class TableStore:
     """The tables of one knowledge base (one data directory): register, list, schema, preview, delete, query."""
 
@@ -405,11 +409,21 @@ class TableStore:
         return [c.name for c in info.columns], rows
 
     def distinct_values(self, name: str, column: str, limit: int = 200) -> list[Any]:
-        """Distinct non-null values of one column (at most ``limit``), for matching words of a question."""
+        """Distinct non-null values of one column (at most ``limit``, in first-seen order), for matching words of a
+        question; cached until the store changes."""
+        key = (str(self.path), self.revision(), name, column, limit)
+        with _VALUES_LOCK:
+            if key in _VALUES:
+                return list(_VALUES[key])
         with self.read_only_connection() as conn:
-            rows = conn.execute(f"SELECT DISTINCT {_quote(column)} FROM {_quote(name)} WHERE {_quote(column)} IS NOT "
-                                f"NULL LIMIT {int(limit) + 1}").fetchall()
-        return [r[0] for r in rows][: limit]
+            rows = conn.execute(f"SELECT {_quote(column)} FROM {_quote(name)} WHERE {_quote(column)} IS NOT NULL "
+                                f"GROUP BY {_quote(column)} ORDER BY MIN(rowid) LIMIT {int(limit) + 1}").fetchall()
+        values = [r[0] for r in rows][:limit]
+        with _VALUES_LOCK:
+            if len(_VALUES) > 2000:
+                _VALUES.clear()
+            _VALUES[key] = values
+        return list(values)
 
     def revision(self) -> tuple[float, int]:
         """Changes whenever a table is written (file time and size), for caches."""

@@ -104,6 +104,8 @@ class NameMatcher:
         self._lock = threading.Lock()
 
     def match(self, question: str, name: str, qnorm: str | None = None, words: list[str] | None = None) -> NameMatch:
+        """Whole name in the question (1.0), some of its words (0.5-0.9), else — only when ``words`` are given —
+        the embedder (0.6)."""
         qnorm = qnorm if qnorm is not None else normalized_question(question)
         whole, parts = aliases(name)
         for alias in whole:
@@ -259,7 +261,8 @@ class SqlPlan:
     table: str
     template: str  # scalar | group_by | argmax | argmin | top_n | count
     reason: str  # which words matched which names / values
-    matches: list[str] = field(default_factory=list)
+    values: list[str] = field(default_factory=list)  # the column values the question names (filters)
+    has_measure: bool = False  # a numeric column the question names is computed on
 
 
 def _quote(identifier: str) -> str:
@@ -299,8 +302,11 @@ def plan_sql(question: str, tables: list[TableInfo], store: TableStore, matcher:
             score += t_match.score
             info["why"].append(f"table: {t_match.how}")
         for col in table.columns:
-            m = matcher.match(question, col.name, qnorm, words)
-            if col.type in ("BIGINT", "DOUBLE"):
+            numeric = col.type in ("BIGINT", "DOUBLE")
+            # the embedder only names grouping columns: a measure (what is computed) must be named in the question's
+            # own words — '연차' ≈ '연도' (0.92) must not turn a vacation question into a sum over years
+            m = matcher.match(question, col.name, qnorm, None if numeric else words)
+            if numeric:
                 values = store.distinct_values(table.name, col.name, 60) if col.type == "BIGINT" else []
                 hits = [v for v in values if isinstance(v, int) and v in years]
                 if hits and len(values) <= 50:  # a year-like column the question names a value of
@@ -343,9 +349,11 @@ def plan_sql(question: str, tables: list[TableInfo], store: TableStore, matcher:
     why = list(info["why"])
     if measure is not None:
         why.append(f"measure {measure.name!r}: {measures[0][2]}")
-    where, filtered_cols = [], set()
+    where, filtered_cols, named_values = [], set(), []
     for col, op, value, how in info["filters"]:
         filtered_cols.add(col.name)
+        if op in ("=", "IN") and col.type == "VARCHAR":
+            named_values.extend(str(v) for v in (value if isinstance(value, list) else [value]))
         why.append(f"filter: {how}")
         if op == "IN":
             where.append(f"{_quote(col.name)} IN ({', '.join(_literal(v) for v in value)})")
@@ -365,7 +373,8 @@ def plan_sql(question: str, tables: list[TableInfo], store: TableStore, matcher:
     if measure is None:
         if fn == "count" or fn is None:
             sql = f"SELECT COUNT(*) AS n FROM {_quote(table.name)}{where_sql}"
-            return SqlPlan(sql, table.name, "count", "; ".join(why + ["COUNT(*): no numeric column is named"]))
+            return SqlPlan(sql, table.name, "count", "; ".join(why + ["COUNT(*): no numeric column is named"]),
+                           named_values, False)
         raise SqlRefused(f"the question asks for {fn.upper()} but names no numeric column of {table.name} "
                          f"({', '.join(c.name for c in table.columns if c.type in ('BIGINT', 'DOUBLE'))})")
     m = _quote(measure.name)
@@ -379,14 +388,15 @@ def plan_sql(question: str, tables: list[TableInfo], store: TableStore, matcher:
                f"ORDER BY value {order} LIMIT {n}")
         template = "top_n" if top else ("argmin" if fn == "min" else "argmax")
         why.append(f"{template}: the {'lowest' if fn == 'min' else 'highest'} {inner}({measure.name}) per {dim.name}")
-        return SqlPlan(sql, table.name, template, "; ".join(why))
+        return SqlPlan(sql, table.name, template, "; ".join(why), named_values, True)
     if dim is not None and grouped:
         d = _quote(dim.name)
         sql = f"SELECT {d}, {agg}({m}) AS value FROM {_quote(table.name)}{where_sql} GROUP BY {d} ORDER BY {d}"
-        return SqlPlan(sql, table.name, "group_by", "; ".join(why + [f"{agg} per {dim.name}"]))
+        return SqlPlan(sql, table.name, "group_by", "; ".join(why + [f"{agg} per {dim.name}"]), named_values, True)
     sql = f"SELECT {agg}({m}) AS value FROM {_quote(table.name)}{where_sql}"
     return SqlPlan(sql, table.name, "scalar", "; ".join(why + [f"{agg}({measure.name})"
-                                                                + ("" if fn else " (no statistic word: the sum)")]))
+                                                                + ("" if fn else " (no statistic word: the sum)")]),
+                   named_values, True)
 
 
 # ---- on-target judgement (seed 002) -----------------------------------------------------------------------------------

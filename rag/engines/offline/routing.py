@@ -16,6 +16,13 @@ class Router:
     """classify: keyword rules in a fixed order (direct → web → graph → vector). (a part of ``OfflineEngine``)."""
 
     def classify(self, question: str, known_entities: list[str]) -> Decision:
+        """The route rules below, then the question kind of seed 002 (``kinds.annotate_kind``: an aggregate question
+        over a table the question names goes to sql)."""
+        from rag.engines.offline.kinds import annotate_kind
+
+        return annotate_kind(self, question, self._route(question, known_entities), known_entities)
+
+    def _route(self, question: str, known_entities: list[str]) -> Decision:
         q = _norm(question)
         checked: list[str] = []
 
