@@ -98,6 +98,9 @@ class Run:
     generator_prompt: list[dict[str, str]] = field(default_factory=list)
     error: str | None = None
     wall_ms: float = 0.0
+    # Answer cache (rag.cache): {"hit": True, "original_run_id", "similarity", "cached_question", "kb_revision"}
+    # when this run was served from the cache (no steps, no model calls); empty for a run that was computed.
+    cache: dict[str, Any] = field(default_factory=dict)
     # What-if replay (rag.replay): the run's LangGraph checkpoints {"thread_id", "checkpoint_id"}; a fork also has
     # {"parent_run_id", "step", "node", "edit": {...}}. Empty for a run recorded without checkpoints.
     replay: dict[str, Any] = field(default_factory=dict)
@@ -133,9 +136,15 @@ class Run:
     def quality_scores(self) -> list[float]:
         return [a.quality for a in self.attempts if a.quality is not None]
 
+    def cost(self) -> dict[str, Any]:
+        """Input / output tokens (and money with a price table, ``RAG_LLM_PRICES``) per role: ``rag.cost``."""
+        from rag.cost import run_cost
+
+        return run_cost(self.model_calls, (self.settings or {}).get("llm_prices"))
+
     def totals(self) -> dict[str, Any]:
         return {"llm_calls": self.llm_calls, "tokens": self.tokens, "wall_ms": round(self.wall_ms, 1),
-                "steps": len(self.steps), "attempts": len(self.attempts)}
+                "steps": len(self.steps), "attempts": len(self.attempts), "cost": self.cost()}
 
     # ---- serialisation --------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
