@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from rag_ui import replay as whatif
 from rag_ui import resources, widgets
 from rag_ui.state import COMPARE_RUN_ID, INSPECT_RUN_ID, init_state
 
@@ -59,6 +60,7 @@ tab_steps, tab_compare = st.tabs(["Step through · 단계별 보기", "Compare t
 with tab_steps:
     st.markdown(f"**Q:** {run.question}")
     widgets.run_metrics(run)
+    whatif.lineage_block(run)  # a fork: parent and fork side by side
     if len(run.steps) > 1:
         number = st.slider("Step · 단계", 1, len(run.steps), value=len(run.steps), key=f"step_{run.run_id}")
     else:
@@ -73,6 +75,7 @@ with tab_steps:
         else:
             st.markdown(f"#### Step {number} of {len(run.steps)}: `{step.node}`")
             widgets.step_detail(step, run)
+            whatif.fork_panel(run, step)  # edit this step's decision and continue
     st.markdown("**Answer · 답변**")
     widgets.answer_block(run)
     widgets.citations_block(run, resources.knowledge_base(s), key="inspector_cite")

@@ -47,6 +47,7 @@ EDIT_FORMS: dict[str, str] = {
     "route": "route=vector|graph|web|direct — the strategy chosen on classify, or the target of re_route",
     "query": "query=TEXT — the query that the next retrieval uses (classify or rewrite_query)",
 }
+RUN_SETTINGS = ("threshold", "max_attempts", "top_k", "graph_hops")  # taken from the parent's recorded settings
 GRADE_SCORES = {"correct": 1.0, "ambiguous": 0.5, "incorrect": 0.0}  # what a grade set by hand scores
 _EDIT = re.compile(r"^\s*(?P<field>[a-z_]+)\s*(?:\[\s*(?P<index>-?\d+)\s*\])?\s*=\s*(?P<value>.*?)\s*$", re.S)
 
@@ -273,6 +274,9 @@ def fork_run(store: RunStore, parent: Run | str, step: int, edit: Edit | str, *,
     if graph is None:
         raise RagError(f"variant {parent.variant!r} declares no graph: its runs cannot be forked")
 
+    # the fork continues under the parent's own loop settings, not whatever the caller has now
+    recorded = {k: parent.settings[k] for k in RUN_SETTINGS if parent.settings.get(k) is not None}
+    settings = dataclasses.replace(settings, **recorded)
     with open_checkpointer(settings.data_dir) as saver:
         bound = graph.copy(update={"checkpointer": saver})
         chain = lineage(bound, thread_id, head)
