@@ -85,7 +85,7 @@ if result is None:
 run, naive = result["run"], result["naive"]
 
 st.subheader("Answer · 답변")
-st.caption(f"Q: {run.question}")
+st.caption(f"Q: {widgets.md_escape(run.question)}")
 widgets.answer_block(run)
 widgets.citations_block(run, kb, key="ask_cite")
 if st.button("Open this run in the trace inspector", key="open_inspector"):

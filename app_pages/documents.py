@@ -79,7 +79,7 @@ if pending != doc_id:
         st.session_state["confirm_delete"] = doc_id
         st.rerun()
 else:
-    st.warning(f"Delete **{by_id[doc_id].source}** with its chunks, vectors and graph facts?")
+    st.warning(f"Delete **{widgets.md_escape(by_id[doc_id].source)}** with its chunks, vectors and graph facts?")
     yes, no = st.columns(2)
     if yes.button("Yes, delete", type="primary", key="delete_yes"):
         kb.delete(doc_id)

@@ -8,7 +8,7 @@ import streamlit as st
 from rag.eval import tables
 from rag.eval.questions import QuestionSetError, load_questions, load_questions_bytes
 from rag.eval.runner import evaluate, metrics_csv, questions_csv, report_json
-from rag_ui import resources
+from rag_ui import resources, widgets
 from rag_ui.state import init_state, open_in_inspector
 
 EVAL_REPORT = "eval_report"  # the last report of this session
@@ -44,7 +44,7 @@ except QuestionSetError as exc:
     st.stop()
 
 kinds = pd.Series([q.effective_kind or "unspecified" for q in question_set]).value_counts()
-st.caption(f"**{question_set.name}**: {len(question_set)} questions · "
+st.caption(f"**{widgets.md_escape(question_set.name)}**: {len(question_set)} questions · "
            + " · ".join(f"{k}: {n}" for k, n in kinds.items()))
 
 names = resources.variant_names()

@@ -27,7 +27,7 @@ text = c1.text_input("Search an entity · 개체 검색", key="graph_search", pl
 matches = kb.graph.search_entities(text, limit=50) if text.strip() else []
 options = matches or names
 if text.strip() and not matches:
-    st.warning(f"No entity matches “{text}”. Showing all {len(names)} entities.")
+    st.warning(f"No entity matches “{widgets.md_escape(text)}”. Showing all {len(names)} entities.")
 if st.session_state[GRAPH_ENTITY] not in options:
     st.session_state[GRAPH_ENTITY] = options[0]
 entity = c2.selectbox("Entity", options, key=GRAPH_ENTITY)
@@ -36,14 +36,16 @@ hops = c3.number_input("Hops", min_value=1, max_value=3, value=1, key="graph_hop
 entities, relations = kb.graph.neighbourhood(entity, hops=int(hops), limit=150)
 dot = neighbourhood_dot(entity, entities, relations)
 st.graphviz_chart(dot, width=widgets.graph_width(count_nodes(dot)))
-st.caption(f"{len(entities)} entities and {len(relations)} relations within {hops} hop(s) of **{entity}**.")
+st.caption(f"{len(entities)} entities and {len(relations)} relations within {hops} hop(s) of "
+           f"**{widgets.md_escape(entity)}**.")
 
 st.subheader("Relations with evidence · 관계와 근거")
 if not relations:
     others = [m for m in options if m != entity][:8]
-    st.info(f"**{entity}** is mentioned in the documents, but no relation links it to another entity yet. "
+    st.info(f"**{widgets.md_escape(entity)}** is mentioned in the documents, but no relation links it to another "
+            "entity yet. "
             "· 문서에 이름은 나오지만 다른 개체와 이어진 관계가 없습니다."
-            + (f"  \nTry another entity: {', '.join(others)}." if others else ""))
+            + (f"  \nTry another entity: {widgets.md_escape(', '.join(others))}." if others else ""))
     st.stop()
 st.dataframe([{"source": r.source, "relation": r.predicate, "target": r.target, "evidence": r.evidence,
                "file": r.source_file, "chunk": r.chunk_id} for r in relations],

@@ -58,7 +58,7 @@ if run is None:
 
 tab_steps, tab_compare = st.tabs(["Step through · 단계별 보기", "Compare two runs · 두 실행 비교"])
 with tab_steps:
-    st.markdown(f"**Q:** {run.question}")
+    st.markdown(f"**Q:** {widgets.md_escape(run.question)}")
     widgets.run_metrics(run)
     whatif.lineage_block(run)  # a fork: parent and fork side by side
     if len(run.steps) > 1:
@@ -93,7 +93,7 @@ with tab_compare:
         other = store.get(other_id)
         for col, r, ref in zip(st.columns(2), (run, other), (other, run)):
             with col:
-                st.markdown(f"**{r.variant}** · `{r.run_id}`  \nQ: {r.question}")
+                st.markdown(f"**{r.variant}** · `{r.run_id}`  \nQ: {widgets.md_escape(r.question)}")
                 widgets.run_metrics(r, other=ref, compact=True)
                 widgets.diagram_block(r)
                 widgets.answer_block(r)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Callable
 
 import pandas as pd
@@ -14,6 +15,25 @@ from rag_ui.state import TEACHING_NOTES
 
 GRADE_ICON = {"correct": "✅ correct", "ambiguous": "🟡 ambiguous", "incorrect": "❌ incorrect"}
 STATE_ICON = {"active": "🟢 active", "not configured": "⚪ not configured", "error": "🔴 error"}
+
+
+# ---- untrusted text ---------------------------------------------------------------------------------------------
+# Document text (and answers and reasons built from it) is shown as escaped Markdown: `![x](http://…)` must stay
+# text, or the browser fetches it (a tracking pixel); links, HTML, code, `:red[…]` directives, a leading "#" heading
+# or ">" quote, and `$…$` LaTeX likewise. (Emphasis such as *a* is left alone: it loads nothing.)
+_MARKDOWN_SPECIAL = re.compile(r"([\\`\[\]<>!$])")
+_LINE_START = re.compile(r"(?m)^(\s*)([#>+=-])")
+
+
+def md_escape(text: Any) -> str:
+    """``text`` as Markdown that loads nothing and opens no link: no image, link, HTML, code, heading or LaTeX."""
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", str(text if text is not None else ""))
+    return _LINE_START.sub(r"\1\\\2", escaped)
+
+
+def code_span(text: Any) -> str:
+    """``text`` inside backticks (Markdown is not parsed there), without a backtick that would end the span."""
+    return "`" + str(text if text is not None else "").replace("`", "'") + "`"
 
 
 # ---- knowledge base --------------------------------------------------------------------------------------------
@@ -140,28 +160,31 @@ def run_metrics(run: Run, other: Run | None = None, compact: bool = False) -> No
 
 
 def answer_markdown(text: str) -> str:
-    """The answer's lines as Markdown: "- " lines stay list items, other lines become paragraphs; "$" is escaped
-    so prices are not read as LaTeX."""
+    """The answer's lines as Markdown: "- " lines stay list items, other lines become paragraphs; everything else is
+    escaped (``md_escape``): an image or link copied from a document stays text, "$" is no LaTeX."""
     out: list[str] = []
     previous_item = False
-    for line in (text or "").replace("$", "\\$").splitlines():
+    for line in (text or "").splitlines():
         if not line.strip():
             continue
-        item = line.lstrip().startswith(("- ", "* "))
-        out.append(("\n" if item and previous_item else "\n\n") + line)
+        stripped = line.lstrip()
+        item = stripped.startswith(("- ", "* "))
+        shown = line[: len(line) - len(stripped)] + stripped[:2] + md_escape(stripped[2:]) if item else md_escape(line)
+        out.append(("\n" if item and previous_item else "\n\n") + shown)
         previous_item = item
     return "".join(out).strip()
 
 
 def answer_block(run: Run) -> None:
     if run.error:
-        st.error(f"The run stopped with an error: {run.error}")
+        st.error(f"The run stopped with an error: {md_escape(run.error)}")
     if run.abstained:
         st.warning("Abstained · 답변 보류 — the evidence did not support an answer.")
     elif run.partial:
         st.warning("Partial answer · 부분 답변 — the budget ran out; found and not found are listed.")
     st.markdown(answer_markdown(run.answer) or "_(no answer)_")
-    st.caption(f"stop reason: {run.stop_reason or '-'} · route: {run.route or '-'} · run {run.run_id}")
+    st.caption(f"stop reason: {md_escape(run.stop_reason or '-')} · route: {md_escape(run.route or '-')} · "
+               f"run {run.run_id}")
 
 
 def citations_block(run: Run, kb=None, key: str = "cite") -> None:
@@ -171,7 +194,7 @@ def citations_block(run: Run, kb=None, key: str = "cite") -> None:
         return
     for n, c in enumerate(run.citations, start=1):
         where = f" · chunk {c.chunk_index}" if c.chunk_index is not None else ""
-        with st.expander(f"[{n}] {c.source}{where}"):
+        with st.expander(f"[{n}] {md_escape(c.source)}{where}"):  # a label is Markdown too
             chunk = kb.get_chunk(c.id) if kb is not None and c.doc_id else None
             # plain text, never Markdown: a cited "## Heading" line must not turn into a page-sized title
             if chunk is not None and chunk.text.strip() == (c.text or "").strip():
@@ -236,19 +259,19 @@ def teaching_notes_block(run: Run, steps: list[Step] | None = None) -> None:
         st.markdown("**📘 Teaching notes · 해설**")
         for step in (steps if steps is not None else run.steps):
             ko, en = notes.teaching_note(step, run)
-            st.markdown(f"**{step.index + 1}. `{step.node}`**  \n🇰🇷 {ko}  \n🇬🇧 {en}")
+            st.markdown(f"**{step.index + 1}. `{step.node}`**  \n🇰🇷 {md_escape(ko)}  \n🇬🇧 {md_escape(en)}")
 
 
 def step_line(step: Step) -> str:
     mark = "✗" if step.status == "failed" else "✓"
     text = f"{mark} {step.index + 1}. **{step.node}**"
     if step.decision:
-        text += f" → `{step.decision}`"
+        text += f" → {code_span(step.decision)}"
     if step.documents:
         text += f" · {len(step.documents)} docs"
     text += f" · {step.duration_ms:.0f} ms"
     if step.reason:
-        text += f"  \n  {step.reason}"
+        text += f"  \n  {md_escape(step.reason)}"
     return text
 
 
@@ -266,15 +289,15 @@ def live_steps(container) -> Callable[[Step], None]:
 
 def step_detail(step: Step, run: Run) -> None:
     """Everything one step recorded: decision, reason, inputs, output, documents, prompts and raw model output."""
-    st.markdown(f"**node** `{step.node}` · **decision** `{step.decision or '-'}` · "
+    st.markdown(f"**node** `{step.node}` · **decision** {code_span(step.decision or '-')} · "
                 f"**duration** {step.duration_ms:.0f} ms · **attempt** {step.attempt or '-'} · "
                 f"**status** {step.status}")
     if step.status != "ok":
-        st.error(f"status: {step.status} — {step.error or step.reason}")
-    st.markdown(f"**Reason · 이유:** {step.reason or '-'}")
+        st.error(f"status: {step.status} — {md_escape(step.error or step.reason)}")
+    st.markdown(f"**Reason · 이유:** {md_escape(step.reason or '-')}")
     if st.session_state.get(TEACHING_NOTES):
         ko, en = notes.teaching_note(step, run)
-        st.info(f"🇰🇷 {ko}\n\n🇬🇧 {en}")
+        st.info(f"🇰🇷 {md_escape(ko)}\n\n🇬🇧 {md_escape(en)}")
     st.markdown("**Inputs**")  # one above the other: side by side, long strings wrapped every few characters
     st.json(step.inputs or {}, expanded=True)
     st.markdown("**Output**")
@@ -290,7 +313,7 @@ def step_detail(step: Step, run: Run) -> None:
         for i, call in enumerate(step.model_calls, start=1):
             title = (f"{i}. {call.purpose} · {call.model} · {call.duration_ms:.0f} ms · "
                      f"{call.prompt_tokens}+{call.completion_tokens} tokens")
-            with st.expander(title + (" · ⚠ " + call.error if call.error else "")):
+            with st.expander(md_escape(title + (" · ⚠ " + call.error if call.error else ""))):
                 st.markdown("**Prompt**")
                 for message in call.prompt:
                     st.caption(message.get("role", "?"))
