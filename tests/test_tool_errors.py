@@ -135,7 +135,8 @@ def web_tool(settings, base_url: str) -> WebTool:
 
 
 def test_web_search_results_are_read(settings, tavily_server):
-    tavily_server["reply"] = {"results": [{"url": "http://127.0.0.1/a", "title": "A", "content": "Alpha", "score": 0.7}]}
+    tavily_server["reply"] = {"results": [{"url": "http://127.0.0.1/a", "title": "A", "content": "Alpha",
+                                           "score": 0.7}]}
     [doc] = web_tool(settings, tavily_server["url"]).run("Alpha", 3)
     assert doc.source == "http://127.0.0.1/a" and doc.text == "A\nAlpha" and doc.tool == "web"
 
