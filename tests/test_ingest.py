@@ -125,7 +125,8 @@ def test_reingest_writes_the_chunks_a_switched_vector_store_lacks(kb):
 def test_changed_file_with_the_same_name_replaces_the_old_version(kb):
     old = kb.ingest_bytes("helix.txt", HELIX.encode())
     orion = kb.ingest_bytes("orion.md", ORION.encode())
-    new = kb.ingest_bytes("helix.txt", HELIX_V2.encode())
+    # an upload replaces a document of the same name only when asked (issue 9: never silently)
+    new = kb.ingest_bytes("helix.txt", HELIX_V2.encode(), replace=True)
     assert new.status == "replaced" and new.doc_id != old.doc_id
     assert {d.source: d.doc_id for d in kb.documents()} == {"helix.txt": new.doc_id, "orion.md": orion.doc_id}
     assert kb.chunks(old.doc_id) == []

@@ -165,7 +165,9 @@ def test_schema_has_the_uniqueness_constraint(store):
         records, _, _ = driver.execute_query(
             "SHOW CONSTRAINTS YIELD type, labelsOrTypes, properties RETURN type, labelsOrTypes, properties")
     constraints = {(r["type"], tuple(r["labelsOrTypes"]), tuple(r["properties"])) for r in records}
-    assert ("UNIQUENESS", ("Entity",), ("key",)) in constraints
+    # unique per knowledge base (issue 9: several knowledge bases may share one Neo4j)
+    assert ("UNIQUENESS", ("Entity",), ("kb_id", "key")) in constraints
+    assert ("UNIQUENESS", ("Entity",), ("key",)) not in constraints
     # MERGE on the key: one node per normalised name, whatever spelling came first
     store.upsert("d", [Entity("Hanbit  Labs", "org"), Entity("hanbit labs", "concept")], [])
     assert store.entity_names() == ["Hanbit  Labs"]  # the first spelling seen is the display name

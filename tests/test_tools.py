@@ -94,7 +94,7 @@ def test_bm25_index_is_built_from_the_tokens_stored_when_the_chunks_were_written
     weather = next(c for c in chunks if c.source == "weather.txt")
     try:
         # a token only the cache knows: found only if the rebuilt index reads the cache (no tokenizing again)
-        cache.store({text_hash(weather.text): ["qqcachedtoken"]})
+        cache.store({(text_hash(weather.text), weather.doc_id): ["qqcachedtoken"]})
         top = VectorTool(kb, kb.settings).run("qqcachedtoken", 1)[0]
         assert top.id == weather.chunk_id and top.metadata["bm25_rank"] == 1
         # chunks whose tokens are not cached (written before the cache existed) are tokenized at the rebuild
@@ -106,7 +106,7 @@ def test_bm25_index_is_built_from_the_tokens_stored_when_the_chunks_were_written
             conn.execute("UPDATE meta SET value = 'older' WHERE key = 'tokenizer'")
         assert TokenCache(cache.path).lookup(hashes) == {}
     finally:
-        cache.tokens_for([c.text for c in chunks])
+        cache.tokens_for([c.text for c in chunks], [c.doc_id for c in chunks])
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -19,13 +19,14 @@ def relation_id(rel: Relation) -> str:
     return "rel:" + hashlib.sha1(raw.encode("utf-8")).hexdigest()[:16]
 
 
-def open_graph_store(settings: Settings) -> GraphStore:
-    """Neo4j when ``settings.neo4j_uri`` is set, else the networkx store in ``data_dir/graph.json``."""
+def open_graph_store(settings: Settings, kb_id: str | None = None) -> GraphStore:
+    """Neo4j when ``settings.neo4j_uri`` is set (scoped to knowledge base ``kb_id``: a Neo4j may be shared), else
+    the networkx store in ``data_dir/graph.json`` (one per data directory)."""
     if settings.neo4j_uri:
         # imported lazily: the neo4j driver is only needed when Neo4j is configured
         from rag.graphstore.neo4j_store import Neo4jGraphStore
 
-        return Neo4jGraphStore(settings)
+        return Neo4jGraphStore(settings, kb_id=kb_id)
     from rag.graphstore.embedded import EmbeddedGraphStore
 
     return EmbeddedGraphStore(settings.data_dir / "graph.json")

@@ -93,6 +93,9 @@ class GraphStore(Protocol):
     def has_document(self, doc_id: str) -> bool:
         """Whether the store holds facts of the document (a document without entities never has any)."""
 
+    def document_ids(self) -> list[str]:
+        """The documents the store holds facts of (``rag repair`` removes those the registry does not know)."""
+
     def entity_names(self) -> list[str]: ...
 
     def search_entities(self, text: str, limit: int = 10) -> list[str]:

@@ -3,7 +3,9 @@
 Nodes are keyed by ``entity_key(name)`` and remember which documents mention them; edges are
 relations keyed by ``relation_id`` and keep their evidence sentence, doc, chunk and file.
 Every write rewrites the file atomically (temp file + rename); a change made by another
-process (the CLI while the app runs) is picked up on the next call.
+process (the CLI while the app runs) is picked up on the next call. The file belongs to one data
+directory, so it needs no knowledge-base id; writers are serialised by ``rag.ingest.WriterLock``
+(each re-reads the file before changing it, so no process's facts are lost).
 """
 from __future__ import annotations
 
@@ -127,6 +129,14 @@ class EmbeddedGraphStore:
         with self._lock:
             self._refresh()
             return any(doc_id in attrs["docs"] for _, attrs in self._graph.nodes(data=True))
+
+    def document_ids(self) -> list[str]:
+        """Every document some entity or relation belongs to."""
+        with self._lock:
+            self._refresh()
+            docs = {d for _, attrs in self._graph.nodes(data=True) for d in attrs["docs"]}
+            docs.update(d["rel"].doc_id for _, _, d in self._graph.edges(data=True))
+            return sorted(docs)
 
     def entity_names(self) -> list[str]:
         with self._lock:

@@ -2,17 +2,20 @@
 
 Model::
 
-    (:Document {doc_id})-[:MENTIONS]->(:Entity {key, name, type})
-    (:Entity)-[:REL {id, predicate, source, target, evidence, doc_id, chunk_id, source_file}]->(:Entity)
+    (:Document {kb_id, doc_id})-[:MENTIONS]->(:Entity {kb_id, key, name, type})
+    (:Entity)-[:REL {kb_id, id, predicate, source, target, evidence, doc_id, chunk_id, source_file}]->(:Entity)
 
-``key`` is ``entity_key(name)`` (unique constraint); ``REL.id`` is ``relation_id(rel)``, so upserting the
+``kb_id`` is the knowledge base's id (one per data directory, or ``RAG_KB_ID``): several knowledge bases can
+share one Neo4j, every query matches on it, and ``reset`` deletes only its own nodes. ``key`` is
+``entity_key(name)`` (unique per knowledge base); ``REL.id`` is ``relation_id(rel)``, so upserting the
 same fact again overwrites it instead of duplicating it. The predicate is a property, not the
 relationship type: relationship types cannot be query parameters, and every query here is a fixed
 string with parameters — nothing is ever built from user or document text. Expansion is an
 iterative breadth-first search (one parametrized query per hop), so not even the hop count is
 formatted into Cypher. A document's writes happen in one transaction: all or nothing.
-Only nodes labelled ``Entity`` / ``Document`` are touched (``reset`` included), so the store can
-share a database with other data.
+Only nodes labelled ``Entity`` / ``Document`` of this knowledge base are touched (``reset`` included), so the
+store can share a database with other knowledge bases and other data. Nodes written before knowledge-base ids
+existed have none: they are invisible here, and ingesting the files again restores their facts.
 """
 from __future__ import annotations
 
@@ -33,69 +36,78 @@ LOGIN_REFUSED_CODES = ("Neo.ClientError.Security.Unauthorized", "Neo.ClientError
 BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 START_HINT = "start one with `python -m rag neo4j start`, or unset NEO4J_URI to use the embedded graph store"
 
+# The former single-property constraints would make two knowledge bases' entities of one name collide.
 SCHEMA = (
-    "CREATE CONSTRAINT rag_entity_key IF NOT EXISTS FOR (e:Entity) REQUIRE e.key IS UNIQUE",
-    "CREATE CONSTRAINT rag_document_id IF NOT EXISTS FOR (d:Document) REQUIRE d.doc_id IS UNIQUE",
+    "DROP CONSTRAINT rag_entity_key IF EXISTS",
+    "DROP CONSTRAINT rag_document_id IF EXISTS",
+    "CREATE CONSTRAINT rag_entity_kb_key IF NOT EXISTS FOR (e:Entity) REQUIRE (e.kb_id, e.key) IS UNIQUE",
+    "CREATE CONSTRAINT rag_document_kb_id IF NOT EXISTS FOR (d:Document) REQUIRE (d.kb_id, d.doc_id) IS UNIQUE",
+    "CREATE INDEX rag_entity_kb IF NOT EXISTS FOR (e:Entity) ON (e.kb_id)",
+    "CREATE INDEX rag_document_kb IF NOT EXISTS FOR (d:Document) ON (d.kb_id)",
     "CREATE INDEX rag_rel_id IF NOT EXISTS FOR ()-[r:REL]-() ON (r.id)",
     "CREATE INDEX rag_rel_doc IF NOT EXISTS FOR ()-[r:REL]-() ON (r.doc_id)",
+    "CREATE INDEX rag_rel_kb IF NOT EXISTS FOR ()-[r:REL]-() ON (r.kb_id)",
 )
 
-MERGE_DOCUMENT = "MERGE (:Document {doc_id: $doc_id})"
+MERGE_DOCUMENT = "MERGE (:Document {kb_id: $kb_id, doc_id: $doc_id})"
 MERGE_ENTITIES = """
 UNWIND $rows AS row
-MERGE (e:Entity {key: row.key})
+MERGE (e:Entity {kb_id: $kb_id, key: row.key})
   ON CREATE SET e.name = row.name, e.type = row.type
   ON MATCH SET e.type = CASE WHEN e.type = 'concept' AND row.type <> 'concept' THEN row.type ELSE e.type END
 WITH e
-MATCH (d:Document {doc_id: $doc_id})
+MATCH (d:Document {kb_id: $kb_id, doc_id: $doc_id})
 MERGE (d)-[:MENTIONS]->(e)
 """
 MERGE_RELATIONS = """
 UNWIND $rows AS row
-MATCH (a:Entity {key: row.source_key})
-MATCH (b:Entity {key: row.target_key})
-MERGE (a)-[r:REL {id: row.id}]->(b)
+MATCH (a:Entity {kb_id: $kb_id, key: row.source_key})
+MATCH (b:Entity {kb_id: $kb_id, key: row.target_key})
+MERGE (a)-[r:REL {kb_id: $kb_id, id: row.id}]->(b)
 SET r.predicate = row.predicate, r.source = row.source, r.target = row.target, r.evidence = row.evidence,
     r.doc_id = row.doc_id, r.chunk_id = row.chunk_id, r.source_file = row.source_file
 """
-DELETE_DOC_RELATIONS = "MATCH ()-[r:REL {doc_id: $doc_id}]->() DELETE r"
-MENTIONED_BY_DOC = "MATCH (:Document {doc_id: $doc_id})-[:MENTIONS]->(e:Entity) RETURN e.key AS key"
-DELETE_DOC_NODE = "MATCH (d:Document {doc_id: $doc_id}) DETACH DELETE d"
+DELETE_DOC_RELATIONS = "MATCH ()-[r:REL {kb_id: $kb_id, doc_id: $doc_id}]->() DELETE r"
+MENTIONED_BY_DOC = "MATCH (:Document {kb_id: $kb_id, doc_id: $doc_id})-[:MENTIONS]->(e:Entity) RETURN e.key AS key"
+DELETE_DOC_NODE = "MATCH (d:Document {kb_id: $kb_id, doc_id: $doc_id}) DETACH DELETE d"
 # Entities no other document mentions any more (with whatever relations still touch them, as the embedded store).
 DELETE_ORPHANS = """
 UNWIND $keys AS k
-MATCH (e:Entity {key: k})
+MATCH (e:Entity {kb_id: $kb_id, key: k})
 WHERE NOT (e)<-[:MENTIONS]-(:Document)
 DETACH DELETE e
 """
 RESET_BATCH = """
-MATCH (n) WHERE n:Entity OR n:Document
+MATCH (n) WHERE (n:Entity OR n:Document) AND n.kb_id = $kb_id
 WITH n LIMIT 10000
 DETACH DELETE n
 RETURN count(*) AS deleted
 """
-HAS_DOCUMENT = "MATCH (d:Document {doc_id: $doc_id}) RETURN count(d) > 0 AS found"
-ENTITY_NAMES = "MATCH (e:Entity) RETURN e.name AS name"
+HAS_DOCUMENT = "MATCH (d:Document {kb_id: $kb_id, doc_id: $doc_id}) RETURN count(d) > 0 AS found"
+DOCUMENT_IDS = "MATCH (d:Document {kb_id: $kb_id}) RETURN d.doc_id AS doc_id"
+ENTITY_NAMES = "MATCH (e:Entity {kb_id: $kb_id}) RETURN e.name AS name"
 # Candidates for search_entities (a superset: names in the text or containing it); the exact rule, with word
 # boundaries for Latin names, is rank_entity_matches, shared with the embedded store.
 SEARCH_CANDIDATES = """
-MATCH (e:Entity)
+MATCH (e:Entity {kb_id: $kb_id})
 WHERE size(e.key) >= 2 AND ($needle CONTAINS e.key OR (size($needle) >= 2 AND e.key CONTAINS $needle))
 RETURN e.key AS key, e.name AS name
 """
-EXISTING_KEYS = "MATCH (e:Entity) WHERE e.key IN $keys RETURN e.key AS key"
+EXISTING_KEYS = "MATCH (e:Entity {kb_id: $kb_id}) WHERE e.key IN $keys RETURN e.key AS key"
 # One breadth-first hop: every relation touching an entity of the frontier, in either direction.
 HOP = """
 UNWIND $frontier AS k
-MATCH (n:Entity {key: k})-[r:REL]-(:Entity)
+MATCH (n:Entity {kb_id: $kb_id, key: k})-[r:REL {kb_id: $kb_id}]-(:Entity)
 RETURN DISTINCT r.id AS id, startNode(r).key AS u, endNode(r).key AS v, properties(r) AS props
 """
-ENTITIES_BY_KEY = "MATCH (e:Entity) WHERE e.key IN $keys RETURN e.key AS key, e.name AS name, e.type AS type"
+ENTITIES_BY_KEY = ("MATCH (e:Entity {kb_id: $kb_id}) WHERE e.key IN $keys "
+                   "RETURN e.key AS key, e.name AS name, e.type AS type")
 COUNTS = """
-MATCH (e:Entity) WITH count(e) AS entities
-OPTIONAL MATCH ()-[r:REL]->()
+MATCH (e:Entity {kb_id: $kb_id}) WITH count(e) AS entities
+OPTIONAL MATCH ()-[r:REL {kb_id: $kb_id}]->()
 RETURN entities, count(r) AS relations
 """
+DEFAULT_KB_ID = "default"
 
 
 def _neo4j():
@@ -112,8 +124,9 @@ class Neo4jGraphStore:
 
     backend = "neo4j"
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, kb_id: str | None = None) -> None:
         neo4j = _neo4j()
+        self.kb_id = kb_id or DEFAULT_KB_ID
         if not settings.neo4j_uri:
             raise RagError("NEO4J_URI is not set: set it (e.g. bolt://127.0.0.1:7687) to use Neo4j.")
         self.uri = settings.neo4j_uri
@@ -179,7 +192,7 @@ class Neo4jGraphStore:
 
     def _read(self, query: str, **params: Any) -> list[Any]:
         neo4j = _neo4j()
-        records, _, _ = self._driver.execute_query(query, params, database_=self.database,
+        records, _, _ = self._driver.execute_query(query, {**params, "kb_id": self.kb_id}, database_=self.database,
                                                    routing_=neo4j.RoutingControl.READ)
         return records
 
@@ -202,29 +215,31 @@ class Neo4jGraphStore:
             return
 
         def work(tx) -> None:  # one transaction: the document's facts are written whole or not at all
-            tx.run(MERGE_DOCUMENT, doc_id=doc_id).consume()
+            tx.run(MERGE_DOCUMENT, doc_id=doc_id, kb_id=self.kb_id).consume()
             for batch in _batches(entity_rows):
-                tx.run(MERGE_ENTITIES, rows=batch, doc_id=doc_id).consume()
+                tx.run(MERGE_ENTITIES, rows=batch, doc_id=doc_id, kb_id=self.kb_id).consume()
             for batch in _batches(relation_rows):
-                tx.run(MERGE_RELATIONS, rows=batch).consume()
+                tx.run(MERGE_RELATIONS, rows=batch, kb_id=self.kb_id).consume()
 
         with self._errors(f"writing the facts of document {doc_id}"):
             self._write(work)
 
     def delete_document(self, doc_id: str) -> None:
         def work(tx) -> None:
-            tx.run(DELETE_DOC_RELATIONS, doc_id=doc_id).consume()
-            keys = [record["key"] for record in tx.run(MENTIONED_BY_DOC, doc_id=doc_id)]
-            tx.run(DELETE_DOC_NODE, doc_id=doc_id).consume()
-            tx.run(DELETE_ORPHANS, keys=keys).consume()
+            kb_id = self.kb_id
+            tx.run(DELETE_DOC_RELATIONS, doc_id=doc_id, kb_id=kb_id).consume()
+            keys = [record["key"] for record in tx.run(MENTIONED_BY_DOC, doc_id=doc_id, kb_id=kb_id)]
+            tx.run(DELETE_DOC_NODE, doc_id=doc_id, kb_id=kb_id).consume()
+            tx.run(DELETE_ORPHANS, keys=keys, kb_id=kb_id).consume()
 
         with self._errors(f"deleting the facts of document {doc_id}"):
             self._write(work)
 
     def reset(self) -> None:
-        with self._errors("deleting every entity and relation"):
+        with self._errors("deleting every entity and relation of this knowledge base"):
             while True:  # in slices, so a large graph does not need one huge transaction
-                records, _, _ = self._driver.execute_query(RESET_BATCH, database_=self.database)
+                records, _, _ = self._driver.execute_query(RESET_BATCH, {"kb_id": self.kb_id},
+                                                           database_=self.database)
                 if not records or records[0]["deleted"] == 0:
                     break
 
@@ -235,6 +250,10 @@ class Neo4jGraphStore:
     def has_document(self, doc_id: str) -> bool:
         with self._errors(f"looking up document {doc_id}"):
             return bool(self._read(HAS_DOCUMENT, doc_id=doc_id)[0]["found"])
+
+    def document_ids(self) -> list[str]:
+        with self._errors("listing documents"):
+            return sorted(record["doc_id"] for record in self._read(DOCUMENT_IDS))
 
     def entity_names(self) -> list[str]:
         with self._errors("listing entities"):

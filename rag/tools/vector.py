@@ -1,15 +1,20 @@
-"""Hybrid retrieval over the chunks: dense (Chroma) + BM25 (bm25s), fused with reciprocal rank fusion.
+"""Hybrid retrieval over the chunks: dense (Chroma) + BM25, fused with reciprocal rank fusion.
 
-Score of a chunk = sum over the two rankings of 1 / (RRF_K + rank). The BM25 index is built from
-all chunks' ``textutil.tokenize`` tokens (Korean stems, Chinese bigrams) and rebuilt lazily when the
-knowledge base changes; the tokens are computed once, when a chunk is written, and read back from the
-vector store's token cache, so a rebuild costs the Chroma read and bm25s indexing, not tokenization.
-Every result carries its dense cosine similarity (computed from the stored vector when only BM25 found
-it), BM25 score and both ranks in ``metadata``.
+Score of a chunk = sum over the two rankings of 1 / (RRF_K + rank). Only chunks of committed documents are
+returned (``KnowledgeBase.committed_chunks``): an ingest in progress, or one a crash interrupted, is invisible.
+The BM25 index is built once from every chunk's ``textutil.tokenize`` tokens (computed when the chunk was
+written and read back from the vector store's token cache) and then kept up to date incrementally: after
+another ingest or delete — in this process or another — only the documents that appeared or went away are
+added or removed, so the first question after an ingest into a 100k-chunk collection costs a few milliseconds,
+not a rebuild (bench/bench_retrieval.py). Scores are Lucene BM25 (k1 1.5, b 0.75), the same as ``bm25s``'s
+default. Every result carries its dense cosine similarity (computed from the stored vector when only BM25
+found it), BM25 score and both ranks in ``metadata``.
 """
 from __future__ import annotations
 
+import math
 import threading
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -21,6 +26,7 @@ from rag.types import Chunk, RagError, Retrieved, ToolUnavailable
 
 RRF_K = 60
 CANDIDATES = 20  # per ranking, at least
+BM25_K1, BM25_B = 1.5, 0.75  # bm25s's defaults (method "lucene"), kept so scores stay comparable
 
 
 def top_positive(scores: np.ndarray, n: int) -> list[int]:
@@ -39,19 +45,111 @@ def top_positive(scores: np.ndarray, n: int) -> list[int]:
 
 
 class _Bm25Index:
-    def __init__(self, chunks: list[Chunk], tokens: list[list[str]]) -> None:
-        import bm25s
+    """A BM25 index that documents can be added to and removed from.
 
-        self.chunks = chunks
-        self.retriever = bm25s.BM25()
+    Rows are chunks; a removed document's rows are marked dead (they score 0 and leave the statistics) and
+    dropped for good once they outnumber the live ones. Postings keep (row, term frequency) per token."""
+
+    def __init__(self, chunks: list[Chunk] | None = None, tokens: list[list[str]] | None = None) -> None:
+        self.chunks: list[Chunk] = []
+        self._terms: list[tuple[tuple[str, int], ...]] = []  # (token, tf) of each row, to undo its statistics
+        self._lengths: list[int] = []
+        self._alive: list[bool] = []
+        self._postings: dict[str, tuple[list[int], list[int]]] = {}
+        self._arrays: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # postings as arrays, made on first use
+        self._df: Counter[str] = Counter()
+        self._rows_of: dict[str, list[int]] = {}
+        self._n_alive = 0
+        self._total_len = 0
+        self._np_lengths: np.ndarray | None = None
+        self._np_alive: np.ndarray | None = None
+        self.add(chunks or [], tokens or [])
+
+    def __len__(self) -> int:
+        return self._n_alive
+
+    def add(self, chunks: list[Chunk], tokens: list[list[str]]) -> None:
+        postings, df = self._postings, self._df
+        for chunk, toks in zip(chunks, tokens):
+            row = len(self.chunks)
+            counts = Counter(toks)
+            self.chunks.append(chunk)
+            self._terms.append(tuple(counts.items()))
+            self._lengths.append(len(toks))
+            self._alive.append(True)
+            self._rows_of.setdefault(chunk.doc_id, []).append(row)
+            for term, tf in counts.items():
+                entry = postings.get(term)
+                if entry is None:
+                    entry = postings[term] = ([], [])
+                entry[0].append(row)
+                entry[1].append(tf)
+                df[term] += 1
+                self._arrays.pop(term, None)
+            self._n_alive += 1
+            self._total_len += len(toks)
         if chunks:
-            self.retriever.index(tokens, show_progress=False)
+            self._np_lengths = self._np_alive = None
+
+    def remove_document(self, doc_id: str) -> None:
+        rows = self._rows_of.pop(doc_id, [])
+        for row in rows:
+            if not self._alive[row]:
+                continue
+            self._alive[row] = False
+            self._n_alive -= 1
+            self._total_len -= self._lengths[row]
+            for term, _ in self._terms[row]:
+                self._df[term] -= 1
+        if rows:
+            self._np_alive = None
+            dead = len(self.chunks) - self._n_alive
+            if dead > 1000 and dead > self._n_alive:
+                self._compact()
+
+    def _compact(self) -> None:
+        """Drop the dead rows (rebuilt from the live rows in memory: no store is read)."""
+        live = [i for i, ok in enumerate(self._alive) if ok]
+        chunks = [self.chunks[i] for i in live]
+        tokens = [[term for term, tf in self._terms[i] for _ in range(tf)] for i in live]
+        self.__init__(chunks, tokens)
+
+    def _postings_arrays(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        arrays = self._arrays.get(term)
+        if arrays is None:
+            entry = self._postings.get(term)
+            if entry is None:
+                return None
+            arrays = self._arrays[term] = (np.asarray(entry[0], dtype=np.int64), np.asarray(entry[1], dtype=np.float64))
+        return arrays
+
+    def scores(self, query_tokens: list[str]) -> np.ndarray:
+        """BM25 score of every row (dead rows 0); a token repeated in the query counts again, as in bm25s."""
+        scores = np.zeros(len(self.chunks), dtype=np.float64)
+        n = self._n_alive
+        if not n:
+            return scores
+        if self._np_lengths is None:
+            self._np_lengths = np.asarray(self._lengths, dtype=np.float64)
+        if self._np_alive is None:
+            self._np_alive = np.asarray(self._alive, dtype=bool)
+        avgdl = self._total_len / n or 1.0
+        for term in query_tokens:
+            df = self._df.get(term, 0)
+            arrays = self._postings_arrays(term) if df > 0 else None
+            if arrays is None:
+                continue
+            rows, tf = arrays
+            idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+            norm = BM25_K1 * ((1.0 - BM25_B) + BM25_B * self._np_lengths[rows] / avgdl)
+            scores[rows] += np.where(self._np_alive[rows], idf * tf / (norm + tf), 0.0)
+        return scores
 
     def search(self, query: str, n: int) -> list[tuple[Chunk, float]]:
         tokens = tokenize(query)
-        if not tokens or not self.chunks:
+        if not tokens or not self._n_alive:
             return []
-        scores = self.retriever.get_scores(tokens)
+        scores = self.scores(tokens)
         return [(self.chunks[i], float(scores[i])) for i in top_positive(scores, n)]
 
 
@@ -62,38 +160,66 @@ class VectorTool:
         self.kb = kb
         self.settings = settings
         self._index: _Bm25Index | None = None
-        self._index_key: tuple[int, int] | None = None
+        self._indexed: dict[str, int] = {}  # doc id -> chunks in the index
+        self._index_revision: int | None = None
         self._lock = threading.Lock()
+        self.last_update: dict[str, Any] = {}  # what the latest BM25 catch-up did (for the bench and tests)
 
     def available(self) -> tuple[bool, str]:
         try:
             self.kb.check_embedder()
+            self.kb.refresh()
             n = self.kb.vectors.count()
         except RagError as exc:  # its own message says what failed and what to do
             return False, str(exc)
         except Exception as exc:  # the caller words it as "unavailable": say only what failed
             return False, f"vector store failed: {type(exc).__name__}: {exc}"
-        if n == 0:
+        if n == 0 or not self.kb.committed_chunks():
             return False, "the knowledge base is empty: ingest documents first"
         return True, f"hybrid dense + BM25 over {n} chunks"
 
     def _bm25(self) -> _Bm25Index:
-        key = (self.kb.revision(), self.kb.vectors.count())
+        """The BM25 index of the committed documents, caught up with the registry's revision: a full build the
+        first time, then only the documents added, removed or changed since."""
+        revision = self.kb.revision()
         with self._lock:
-            if self._index is None or self._index_key != key:
-                self._index = _Bm25Index(*self.kb.vectors.all_chunks_with_tokens())
-                self._index_key = key
-            return self._index
+            if self._index is not None and self._index_revision == revision:
+                return self._index
+            committed = self.kb.committed_chunks()
+            store = self.kb.vectors
+            if self._index is None:
+                chunks, tokens = store.all_chunks_with_tokens()
+                keep = [i for i, c in enumerate(chunks) if c.doc_id in committed]
+                index = _Bm25Index([chunks[i] for i in keep], [tokens[i] for i in keep])
+                indexed = Counter(chunks[i].doc_id for i in keep)
+                self.last_update = {"kind": "full", "documents": len(indexed), "chunks": len(keep)}
+            else:
+                index, indexed = self._index, self._indexed
+                gone = [d for d, n in indexed.items() if committed.get(d) != n]
+                new = [d for d, n in committed.items() if indexed.get(d) != n]
+                for doc_id in gone:
+                    index.remove_document(doc_id)
+                    indexed.pop(doc_id, None)
+                chunks, tokens = store.chunks_with_tokens(new) if new else ([], [])
+                index.add(chunks, tokens)
+                indexed.update(Counter(c.doc_id for c in chunks))
+                self.last_update = {"kind": "incremental", "removed": len(gone), "added": len(new),
+                                    "chunks_added": len(chunks)}
+            self._index, self._indexed, self._index_revision = index, dict(indexed), revision
+            return index
 
     def run(self, query: str, top_k: int) -> list[Retrieved]:
         try:
             self.kb.check_embedder()
+            self.kb.refresh()  # another process may have changed the knowledge base since the last question
             store = self.kb.vectors
-            if store.count() == 0:
+            committed = self.kb.committed_chunks()
+            if store.count() == 0 or not committed:
                 return []
             n = max(CANDIDATES, top_k * 5)
             query_vector = self.kb.embedder.embed_query(query)
-            dense = store.dense_query(query_vector, n)
+            # a chunk of an uncommitted document (an ingest in progress, or interrupted) is never returned
+            dense = [(c, sim) for c, sim in store.dense_query(query_vector, n) if c.doc_id in committed]
             sparse = self._bm25().search(query, n)
         except RagError as exc:
             raise ToolUnavailable(str(exc)) from exc
