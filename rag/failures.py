@@ -179,3 +179,30 @@ def summary(failures: list[Failure]) -> str:
     parts = [f.code for f in failures if f.level == "observed"] + [f"({f.code}?)" for f in failures
                                                                    if f.level == "unchecked"]
     return " ".join(parts) or "-"
+
+
+def failure_rates(rows: list[dict[str, Any]]) -> dict[str, float | None]:
+    """Share of runs (without an error) that carry each observed label; rows hold ``failures`` (observed codes)."""
+    ok = [r for r in rows if not r.get("error") and isinstance(r.get("failures"), list)]
+    return {code: (round(sum(code in r["failures"] for r in ok) / len(ok), 4) if ok else None) for code in CODES}
+
+
+def family_table(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The seed-001-style table for an evaluation report: per variant, the minimum model calls counted from its
+    code path (a function of N documents), the failures it prevents and leaves open (its declaration), and the
+    measured figures beside them (mean model calls, F-label rates, key-fact hits, silent failures)."""
+    from rag.variants import registry
+
+    out = []
+    for name, metrics in report.get("variants", {}).items():
+        declared = registry.family_row(name) if name in registry.VARIANTS else {"label": name, "min_calls": "?",
+                                                                                 "prevents": {}, "leaves_open": {}}
+        rates = report.get("failures", {}).get(name, {})
+        out.append({"variant": name, "label": declared["label"], "min_calls (code path, N docs)": declared["min_calls"],
+                    "prevents": " ".join(sorted(declared["prevents"])) or "-",
+                    "leaves open": " ".join(sorted(declared["leaves_open"])) or "-",
+                    "model calls (mean)": metrics.get("llm_calls_mean"),
+                    "key-fact hit rate": metrics.get("key_fact_hit_rate"),
+                    "silent-failure rate": metrics.get("silent_failure_rate"),
+                    **{f"{code} observed": rates.get(code) for code in CODES}})
+    return out

@@ -16,6 +16,7 @@ from typing import Any, Callable
 from rag.config import Settings
 from rag.eval.metrics import aggregate, routing_confusion, score_run
 from rag.eval.questions import QuestionSet
+from rag.failures import failure_rates, family_table
 from rag.trace import Run, now_iso
 from rag.types import DecisionEngine, RagError
 
@@ -81,6 +82,7 @@ def evaluate(question_set: QuestionSet, variants: list[str], kb: Any, engine: De
                     except Exception:
                         log.warning("could not save the failed run for %s", q.id)
             rows.append(score_run(q, run))
+            rows[-1].update(_failure_labels(run))  # issue 10: F1–F7 labels per run
             done += 1
     if progress:
         progress(done, total, "done")
@@ -94,17 +96,30 @@ def evaluate(question_set: QuestionSet, variants: list[str], kb: Any, engine: De
     except Exception:
         engine_info = {}
     engine_info.setdefault("name", engine_info.get("engine") or getattr(engine, "name", "?"))
-    return {
+    report = {
         "question_set": question_set.name,
         "n_questions": len(question_set.questions),
         "variants": {v: aggregate(r) for v, r in by_variant.items()},
         "confusion": {v: routing_confusion(r) for v, r in by_variant.items()},
+        "failures": {v: failure_rates(r) for v, r in by_variant.items()},  # issue 10: F-label rate per variant
         "questions": rows,
         "settings": settings.public(),
         "engine": engine_info,
         "created_at": now_iso(),
         "wall_s": round(time.perf_counter() - t0, 2),
     }
+    report["family"] = family_table(report)  # issue 10: the seed-001-style table, declared beside measured
+    return report
+
+
+def _failure_labels(run: Run) -> dict[str, Any]:
+    """The run's F1–F7 labels (rag.failures): observed codes, unchecked codes, and the one-line reasons."""
+    from rag.failures import label_run
+
+    labels = label_run(run)
+    return {"failures": [f.code for f in labels if f.level == "observed"],
+            "failures_unchecked": [f.code for f in labels if f.level == "unchecked"],
+            "failure_reasons": {f.code: f.reason for f in labels}}
 
 
 # ---- exports --------------------------------------------------------------------------------------------------------
