@@ -150,12 +150,13 @@ def hit_run(hit: CacheHit, question: str, settings: Settings, wall_ms: float) ->
 def ask(question: str, kb: Any, engine: "DecisionEngine", settings: Settings, variant: str = "agentic",
         on_step: "OnStep | None" = None, store: "RunStore | None" = None, bypass: bool = False,
         embed: Callable[[str], list[float]] | None = None) -> Run:
-    """``run_question`` behind the answer cache (when ``settings.answer_cache``). ``bypass`` computes a fresh
+    """``run_question`` behind the answer cache (when ``settings.answer_cache`` and the engine is not the offline
+    one: its runs make no model call and re-running them shows the full trace). ``bypass`` computes a fresh
     answer (and refreshes the entry). A hit is saved to ``store`` like any run. ``embed`` defaults to the
     knowledge base's embedder (``kb.embedder.embed_query``)."""
     from rag.variants import check_question_length, get_variant, run_question
 
-    if not settings.answer_cache:
+    if not settings.answer_cache or settings.engine == "offline":  # offline: no model call to save, rules re-run
         return run_question(question, kb=kb, engine=engine, settings=settings, variant=variant, on_step=on_step,
                             store=store)
     get_variant(variant)  # an unknown variant or bad question fails here as in run_question, before any work

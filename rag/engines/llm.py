@@ -225,6 +225,7 @@ class LLMEngine(LLMCritics):
                 temperature=0,
                 timeout=timeout,
                 max_retries=0,
+                stream_usage=True,  # a streamed reply (rag.streaming) still reports its tokens
             )
         return self._clients[(model, timeout)]
 

@@ -27,6 +27,7 @@ from langgraph.errors import GraphRecursionError
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
+from rag import streaming
 from rag.config import Settings
 from rag.trace import Attempt, Run, Step, StepTimer
 from rag.types import RETRIEVAL_ORDER, Answer, DecisionEngine, Grade, Retrieved
@@ -499,7 +500,8 @@ class AgenticVariant:
         checkpoints = ExitStack()  # every run is checkpointed, thread id = run id (what-if replay, rag.replay)
         graph, config = checkpoints.enter_context(
             checkpointed(graph, recorder, {"recursion_limit": recursion_limit(settings.max_attempts)}))
-        stream = graph.stream(initial, config=config, context=context, stream_mode=["updates", "values"])
+        stream = graph.stream(initial, config=config, context=context,
+                              stream_mode=streaming.stream_modes(["updates", "values"]))
         try:
             while True:
                 try:
@@ -516,6 +518,9 @@ class AgenticVariant:
                 except Exception as exc:  # a fault outside any node (graph wiring): still end with a message
                     recorder.fail(f"the agent graph failed: {error_text(exc)}")
                     break
+                if mode == "messages":  # generator tokens, only while rag.streaming has a sink
+                    streaming.forward(chunk)
+                    continue
                 if mode == "values":
                     final = chunk
                     continue

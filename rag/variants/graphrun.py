@@ -14,6 +14,7 @@ from typing import Any
 
 from langgraph.errors import GraphRecursionError
 
+from rag import streaming
 from rag.trace import Step
 from rag.variants.base import NodeFailed, TraceRecorder, checkpointed, error_text
 
@@ -42,7 +43,8 @@ def stream_graph(graph: Any, initial: dict[str, Any], context: Any, recorder: Tr
     outcome = GraphOutcome(final=dict(initial or {}))  # None: resume a fork from its checkpoint (rag.replay)
     checkpoints = ExitStack()  # every run is checkpointed, thread id = run id (what-if replay)
     graph, config = checkpoints.enter_context(checkpointed(graph, recorder, {"recursion_limit": recursion_limit}))
-    stream = graph.stream(initial, config=config, context=context, stream_mode=["updates", "values"])
+    stream = graph.stream(initial, config=config, context=context,
+                          stream_mode=streaming.stream_modes(["updates", "values"]))
     try:
         while True:
             try:
@@ -61,6 +63,9 @@ def stream_graph(graph: Any, initial: dict[str, Any], context: Any, recorder: Tr
                 recorder.fail(f"the graph failed: {error_text(exc)}")
                 outcome.failed = True
                 break
+            if mode == "messages":  # generator tokens, only while rag.streaming has a sink
+                streaming.forward(chunk)
+                continue
             if mode == "values":
                 outcome.final = chunk
                 continue

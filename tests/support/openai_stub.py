@@ -141,6 +141,8 @@ class OpenAIStub:
         self.replies: deque[Any] = deque(replies)
         self.respond = respond
         self.latency_s = latency_s
+        self.stream_piece_chars = 8  # a streamed reply (``stream: true``) comes in pieces of this many characters
+        self.stream_delay_s = 0.0  # pause after each streamed piece
         self.embedding_dim = embedding_dim
         self.model = model
         self.requests: list[Recorded] = []
@@ -201,7 +203,23 @@ class OpenAIStub:
                     status, payload = stub._embeddings(body)
                 else:
                     status, payload = 404, json.dumps({"error": {"message": f"no route {self.path}"}})
+                if body.get("stream") and status == 200 and self.path.rstrip("/").endswith("/chat/completions"):
+                    self._send_events(stub._sse_events(payload, body))
+                    return
                 self._send(status, payload)
+
+            def _send_events(self, events: list[str]) -> None:
+                """A streamed reply (``stream: true``): server-sent events, the connection closed at the end."""
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                for event in events:
+                    self.wfile.write(f"data: {event}\n\n".encode())
+                    self.wfile.flush()
+                    if stub.stream_delay_s:
+                        time.sleep(stub.stream_delay_s)
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
@@ -283,6 +301,35 @@ class OpenAIStub:
             "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
             "usage": usage,
         }, ensure_ascii=False)
+
+    def _sse_events(self, payload: str, body: dict[str, Any]) -> list[str]:
+        """The chat completion ``payload`` as streaming chunks: the text (or tool-call arguments) in pieces of
+        ``stream_piece_chars``, then the finish reason, then usage when ``stream_options.include_usage``, then
+        ``[DONE]``."""
+        done = json.loads(payload)
+        choice, n = done["choices"][0], self.stream_piece_chars
+        base = {"id": done["id"], "object": "chat.completion.chunk", "created": done["created"], "model": done["model"]}
+
+        def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
+            return json.dumps({**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish,
+                                                    "logprobs": None}]}, ensure_ascii=False)
+
+        message = choice["message"]
+        events = [chunk({"role": "assistant", "content": ""})]
+        if message.get("tool_calls"):
+            call = message["tool_calls"][0]
+            args = call["function"]["arguments"]
+            events.append(chunk({"tool_calls": [{"index": 0, "id": call["id"], "type": "function",
+                                                 "function": {"name": call["function"]["name"], "arguments": ""}}]}))
+            events += [chunk({"tool_calls": [{"index": 0, "function": {"arguments": args[i:i + n]}}]})
+                       for i in range(0, len(args), n)]
+        else:
+            text = message.get("content") or ""
+            events += [chunk({"content": text[i:i + n]}) for i in range(0, len(text), n)]
+        events.append(chunk({}, choice["finish_reason"]))
+        if (body.get("stream_options") or {}).get("include_usage"):
+            events.append(json.dumps({**base, "choices": [], "usage": done["usage"]}))
+        return [*events, "[DONE]"]
 
     def _embeddings(self, body: dict[str, Any]) -> tuple[int, str]:
         inputs = body.get("input", [])
