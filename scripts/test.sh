@@ -5,13 +5,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 WITH_DEV=1 bash scripts/setup.sh
 
-# Debian's Chromium for the real-browser UI test (CI runs as root on a fresh machine).
-if ! command -v chromium >/dev/null 2>&1; then
+# Debian packages the tests need (CI runs as root on a fresh machine): Chromium for the real-browser UI test,
+# graphviz (`dot`) for the diagram test, Noto CJK so the screenshots show Korean and Chinese instead of boxes.
+# Under CI a missing one fails its test (tests/support/prereq.py) rather than skipping it.
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v dot >/dev/null 2>&1 || missing+=(graphviz)
+{ command -v fc-list >/dev/null 2>&1 && fc-list | grep -qi "Noto Sans CJK"; } || missing+=(fonts-noto-cjk)
+if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
-      || echo "warning: could not install chromium; the browser test will fail" >&2
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null) \
+      || echo "warning: could not install ${missing[*]}; the tests that need them will fail under CI" >&2
   else
-    echo "warning: chromium not installed and not root; run: sudo apt-get install chromium" >&2
+    echo "warning: ${missing[*]} not installed and not root; run: sudo apt-get install ${missing[*]}" >&2
   fi
 fi
 

@@ -11,6 +11,7 @@ from rag.config import Settings
 from rag.engines import ENGINES, get_engine, register_engine
 from rag.engines.offline import OfflineEngine, question_terms, safe_eval
 from rag.types import DecisionEngine, Grade, RagError, Retrieved
+from tests.support.prereq import needs
 
 SAMPLE_QUESTIONS = Path(__file__).resolve().parents[1] / "sample_docs" / "questions.jsonl"
 
@@ -105,7 +106,7 @@ def test_one_known_entity_is_not_enough_for_graph(engine):
     assert decision.strategy == "vector" and "1 graph entity" in decision.reason
 
 
-@pytest.mark.skipif(not SAMPLE_QUESTIONS.exists(), reason="sample_docs/questions.jsonl not present")
+@needs(SAMPLE_QUESTIONS.exists(), "sample_docs/questions.jsonl", "it is part of the repository")
 def test_every_sample_question_routes_to_its_expected_route(engine):
     rows = [json.loads(line) for line in SAMPLE_QUESTIONS.read_text(encoding="utf-8").splitlines() if line.strip()]
     assert rows
@@ -289,7 +290,7 @@ def sample_kb(tmp_path_factory):
 
 @pytest.mark.slow
 @pytest.mark.integration
-@pytest.mark.skipif(not SAMPLE_QUESTIONS.exists(), reason="sample_docs/questions.jsonl not present")
+@needs(SAMPLE_QUESTIONS.exists(), "sample_docs/questions.jsonl", "it is part of the repository")
 def test_sample_questions_pass_or_fail_the_quality_threshold_as_they_should(sample_kb):
     """Covered questions reach the 0.6 threshold on their expected tool and the answer holds the expected facts;
     uncovered (trap) questions stay below it and get no document graded correct."""

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
+from pathlib import Path
 
 import chromadb
 import pytest
@@ -16,6 +18,7 @@ from rag.kb import BackendStatus, KnowledgeBase
 from rag.types import INGEST_STAGES, RagError
 from rag.vectorstore import VectorStore, collection_name
 from tests.support.kb import build_kb, make_settings
+from tests.support.prereq import require
 from tests.support.servers import free_port, running_server
 from tests.test_loaders import make_docx, make_pdf
 
@@ -298,9 +301,10 @@ def chroma_server(tmp_path):
     import os
     import shutil
 
-    exe = shutil.which("chroma")
-    if exe is None:
-        pytest.skip("the chroma CLI is not installed")
+    # next to the interpreter first: pytest run as .venv/bin/python has no .venv/bin on PATH
+    beside = Path(sys.executable).parent / "chroma"
+    exe = str(beside) if beside.exists() else shutil.which("chroma")
+    require(exe is not None, "the chroma CLI (it ships with chromadb)", "pip install -r requirements.txt")
     port = free_port()
     with running_server([exe, "run", "--path", str(tmp_path / "chroma-server"), "--host", "127.0.0.1",
                          "--port", str(port)], f"http://127.0.0.1:{port}/api/v2/heartbeat", tmp_path / "chroma.log",

@@ -8,10 +8,11 @@ import pytest
 
 from rag.eval.peer import PeerSuiteError, load_peer_suite, write_peer_suite
 from rag.eval.questions import load_questions
+from tests.support.prereq import needs
 
 REPO = Path(__file__).resolve().parents[1]
 PEER = REPO.parent / "shared" / "peer-suites" / "llm-in-action-08"
-needs_peer = pytest.mark.skipif(not PEER.is_dir(), reason="the peer suite lives in ../shared/peer-suites")
+needs_peer = needs(PEER.is_dir(), f"the peer suite {PEER}", "it lives in ../shared/peer-suites beside the repo")
 
 
 def _suite(tmp_path: Path, kb, testset) -> Path:

@@ -9,6 +9,7 @@ import pytest
 
 from rag.variants.agentic import GRAPH_EDGES
 from rag_ui import charts, diagram, notes
+from tests.support.prereq import needs
 from tests.ui.runs import rerouted_run
 
 
@@ -65,7 +66,7 @@ def test_unknown_recorded_edge_is_drawn_not_hidden():
     assert diagram.COLOR_FAIL in edge_attrs(dot, "retrieve_vector", "nowhere")
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz `dot` binary not installed")
+@needs(shutil.which("dot") is not None, "graphviz `dot`", "scripts/test.sh installs it: apt-get install graphviz")
 def test_dot_is_valid_graphviz():
     for dot in (diagram.agent_dot(), diagram.agent_dot(rerouted_run(), upto=5)):
         out = subprocess.run(["dot", "-Tsvg"], input=dot.encode(), capture_output=True, check=True)
