@@ -90,9 +90,9 @@ Harbor Bakery opens at 7 am every day. Its sourdough loaf costs 6,500 won.
 """
 QUESTIONS = [
     {"id": "q1", "question": "What time does Harbor Bakery open?", "expected_route": "vector", "kind": "covered",
-     "expected": [["7 am"]], "relevant_sources": ["bakery.md"]},
+     "expected": [["7 am"]], "relevant_sources": ["bakery.md"], "tags": ["hours", "en->en"]},
     {"id": "q2", "question": "How much is the sourdough loaf at Harbor Bakery?", "expected_route": "vector",
-     "kind": "covered", "expected": [["6,500"]], "relevant_sources": ["bakery.md"]},
+     "kind": "covered", "expected": [["6,500"]], "relevant_sources": ["bakery.md"], "tags": ["en->en"]},
 ]
 
 
@@ -121,6 +121,7 @@ def test_exit_status_follows_the_gates(tiny_set, tmp_path):
                           "--ingest", str(docs), "--gate", "naive.routing>=1.0", "--gate", "naive.n_errors<=0")
     assert code == 0, err
     assert "gate ok    naive.routing_accuracy = 1.000 >= 1" in out and "gates: all 2 passed" in out
+    assert "by tag (hit = key facts on covered" in out
     assert (kept / "runs.sqlite3").exists()  # a --data-dir given to --fresh-kb is kept
 
     code, out, err = _cli(str(qfile), "--variants", "naive", "--fresh-kb", "--ingest", str(docs), "--json",
@@ -129,6 +130,12 @@ def test_exit_status_follows_the_gates(tiny_set, tmp_path):
     report = json.loads(out)  # stdout stays one JSON object; the gate lines go to stderr
     assert report["gates"][0]["passed"] is False and report["gates"][0]["value"] == 1.0
     assert "gate MISS  naive.routing_accuracy = 1.000 <= 0.5" in err and "gates: 1 of 1 MISSED" in err
+    # tagged questions get a per-tag breakdown, each tag over its own questions
+    assert list(report["by_tag"]) == ["hours", "en->en"]
+    assert (report["by_tag"]["hours"]["n"], report["by_tag"]["en->en"]["n"]) == (1, 2)
+    assert report["by_tag"]["en->en"]["naive"]["routing_accuracy"] == 1.0
+    hit_q1 = next(r["hit"] for r in report["questions"] if r["id"] == "q1")
+    assert report["by_tag"]["hours"]["naive"]["key_fact_hit_rate"] == (1.0 if hit_q1 else 0.0)
     fresh = [line.split()[4] for line in err.splitlines() if line.startswith("fresh knowledge base in")]
     assert fresh and not Path(fresh[0]).exists()  # the temporary data dir is removed afterwards
 
