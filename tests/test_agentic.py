@@ -264,9 +264,9 @@ def test_abstention_is_taken_from_the_generator(settings):
 
 
 def test_unknown_strategy_from_the_engine_falls_back_to_vector_visibly(settings):
-    run = ask(ScriptedEngine(classify="sql"), settings)
+    run = ask(ScriptedEngine(classify="spreadsheet"), settings)
     assert run.route == "vector"
-    assert "unknown strategy 'sql'" in run.steps[0].reason
+    assert "unknown strategy 'spreadsheet'" in run.steps[0].reason
 
 
 def test_quality_outside_0_1_is_clamped(settings):
@@ -361,10 +361,11 @@ def test_property_attempts_never_exceed_the_bound_and_every_run_ends(settings, d
                               for i in data.draw(st.lists(st.integers(0, 5), max_size=4, unique=True))]
 
     kb = ToolsKB({"vector": ListTool("vector", tool_docs("v")), "graph": ListTool("graph", tool_docs("g")),
-                  "web": ListTool("web", tool_docs("w"), available=(web_up, "maybe down"))})
+                  "web": ListTool("web", tool_docs("w"), available=(web_up, "maybe down")),
+                  "sql": ListTool("sql", tool_docs("s"), available=(data.draw(st.booleans()), "no tables"))})
     engine = ScriptedEngine(
         classify=lambda question, known_entities: data.draw(st.sampled_from(["vector", "graph", "web", "direct",
-                                                                             "nonsense"])),
+                                                                             "sql", "nonsense"])),
         grade=lambda question, doc: (data.draw(LABELS), data.draw(st.one_of(st.floats(-1, 2), st.just(math.nan)))),
         evaluate=lambda question, docs, grades: data.draw(st.floats(allow_nan=True, allow_infinity=True)),
         rewrite=lambda question, query, docs, grades: data.draw(words),
@@ -377,7 +378,8 @@ def test_property_attempts_never_exceed_the_bound_and_every_run_ends(settings, d
     assert len(run.attempts) <= max_attempts
     assert sum(1 for s in run.steps if s.node.startswith("retrieve_")) == len(run.attempts)
     graded = sum(len(s.documents) for s in run.steps if s.node.startswith("retrieve_"))
-    assert engine.count("grade") == graded  # every retrieved document was graded
+    reused = sum((s.output.get("grading") or {}).get("reused", 0) for s in run.steps if s.node == GRADE_DOCUMENTS)
+    assert engine.count("grade") == graded - reused  # every retrieved document was graded (or kept its grade)
     if run.stop_reason == "quality_met":
         assert run.attempts[-1].quality >= threshold
     if run.partial:

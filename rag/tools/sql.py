@@ -158,6 +158,7 @@ class ValidatedSql:
     tables: list[str]
     columns: list[str]
     notes: list[str] = field(default_factory=list)
+    where: str = ""  # the WHERE condition as SQL text ("" when none), to restate it beside the rows
 
 
 def validate_sql(sql: str, schema: Iterable[TableInfo], row_limit: int) -> ValidatedSql:
@@ -236,8 +237,10 @@ def validate_sql(sql: str, schema: Iterable[TableInfo], row_limit: int) -> Valid
     if current is None or current > row_limit:
         root = root.limit(row_limit)
         notes.append(f"row limit {row_limit} enforced")
+    where = root.args.get("where") if isinstance(root, exp.Select) else None
     return ValidatedSql(sql=root.sql(dialect="duckdb"), tables=list(dict.fromkeys(used_tables)),
-                        columns=list(dict.fromkeys(used_columns)), notes=notes)
+                        columns=list(dict.fromkeys(used_columns)), notes=notes,
+                        where=where.this.sql(dialect="duckdb") if where is not None else "")
 
 
 def _inside_strings(text: str, marker: str) -> bool:
@@ -372,28 +375,30 @@ def plan_sql(question: str, tables: list[TableInfo], store: TableStore, matcher:
         why.append(f"group: {dims[0][2]}")
     if measure is None:
         if fn == "count" or fn is None:
-            sql = f"SELECT COUNT(*) AS n FROM {_quote(table.name)}{where_sql}"
+            sql = f"SELECT COUNT(*) AS {_quote('rows (count)')} FROM {_quote(table.name)}{where_sql}"
             return SqlPlan(sql, table.name, "count", "; ".join(why + ["COUNT(*): no numeric column is named"]),
                            named_values, False)
         raise SqlRefused(f"the question asks for {fn.upper()} but names no numeric column of {table.name} "
                          f"({', '.join(c.name for c in table.columns if c.type in ('BIGINT', 'DOUBLE'))})")
     m = _quote(measure.name)
     agg = {"avg": "AVG", "max": "MAX", "min": "MIN"}.get(fn or "", "SUM")
+    label = _quote(f"{measure.name} {agg.lower()}")  # the result column says what was computed on what
     if dim is not None and (top or (fn in ("max", "min") and asks_which)):
         n = int(next(g for g in top.groups() if g)) if top else 1
         order = "ASC" if fn == "min" else "DESC"
         inner = "SUM" if fn in ("max", "min", None, "sum", "count") else agg
         d = _quote(dim.name)
-        sql = (f"SELECT {d}, {inner}({m}) AS value FROM {_quote(table.name)}{where_sql} GROUP BY {d} "
-               f"ORDER BY value {order} LIMIT {n}")
+        inner_label = _quote(f"{measure.name} {inner.lower()}")
+        sql = (f"SELECT {d}, {inner}({m}) AS {inner_label} FROM {_quote(table.name)}{where_sql} GROUP BY {d} "
+               f"ORDER BY {inner_label} {order} LIMIT {n}")
         template = "top_n" if top else ("argmin" if fn == "min" else "argmax")
         why.append(f"{template}: the {'lowest' if fn == 'min' else 'highest'} {inner}({measure.name}) per {dim.name}")
         return SqlPlan(sql, table.name, template, "; ".join(why), named_values, True)
     if dim is not None and grouped:
         d = _quote(dim.name)
-        sql = f"SELECT {d}, {agg}({m}) AS value FROM {_quote(table.name)}{where_sql} GROUP BY {d} ORDER BY {d}"
+        sql = f"SELECT {d}, {agg}({m}) AS {label} FROM {_quote(table.name)}{where_sql} GROUP BY {d} ORDER BY {d}"
         return SqlPlan(sql, table.name, "group_by", "; ".join(why + [f"{agg} per {dim.name}"]), named_values, True)
-    sql = f"SELECT {agg}({m}) AS value FROM {_quote(table.name)}{where_sql}"
+    sql = f"SELECT {agg}({m}) AS {label} FROM {_quote(table.name)}{where_sql}"
     return SqlPlan(sql, table.name, "scalar", "; ".join(why + [f"{agg}({measure.name})"
                                                                 + ("" if fn else " (no statistic word: the sum)")]),
                    named_values, True)
@@ -456,15 +461,19 @@ class SqlResult:
     plan_reason: str
     notes: list[str] = field(default_factory=list)
     truncated: bool = False
+    where: str = ""
 
     def as_text(self) -> str:
-        """The result as sentences a generator can quote: one line per row, ``column = value``."""
+        """The result as sentences a generator can quote: one per row, ``column = value; ...``, each restating the
+        query's condition and table, so the row carries the question's names with it."""
+        table = ", ".join(self.tables)
+        condition = f" where {self.where}" if self.where else ""
         if not self.rows:
-            return f"The SQL query over {', '.join(self.tables)} returned no rows."
-        lines = [f"Result of the SQL query over table {', '.join(self.tables)} ({len(self.rows)} row"
-                 f"{'s' if len(self.rows) != 1 else ''}):"]
+            return f"The SQL query over table {table}{condition} returned no rows."
+        lines = []
         for row in self.rows[:50]:
-            lines.append("; ".join(f"{c} = {_fmt(v)}" for c, v in zip(self.columns, row)) + ".")
+            cells = "; ".join(f"{c} = {_fmt(v)}" for c, v in zip(self.columns, row))
+            lines.append(f"{cells} (table {table}{condition}).")
         return "\n".join(lines)
 
 
@@ -545,7 +554,7 @@ class SqlTool:
         truncated = len(rows) > self.settings.sql_row_limit
         return SqlResult(sql=validated.sql, columns=columns, rows=rows[: self.settings.sql_row_limit],
                          on_target=on_target, target_reason=target_reason, tables=validated.tables, origin=origin,
-                         plan_reason=plan_reason, notes=validated.notes, truncated=truncated)
+                         plan_reason=plan_reason, notes=validated.notes, truncated=truncated, where=validated.where)
 
     def to_retrieved(self, result: SqlResult) -> Retrieved:
         sources = {t.name: t.source for t in self.tables()}
@@ -566,3 +575,17 @@ def _json_safe(value: Any) -> Any:
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     return str(value)
+
+
+def grade_sql_result(doc: Retrieved) -> "Grade":
+    """The CRAG grade of a SQL result, from the query itself (seed 002): rows from an on-target query are correct;
+    no rows, or a query whose tables and columns share no word with the question (suspect), are incorrect — the
+    aggregate route's failure signal."""
+    from rag.types import Grade
+
+    meta = doc.metadata or {}
+    if meta.get("empty", not meta.get("rows")):
+        return Grade("incorrect", 0.0, "the SQL query returned no rows (the aggregate route's failure signal)")
+    if not meta.get("on_target"):
+        return Grade("incorrect", 0.1, f"SQL result is {meta.get('target_reason') or 'suspect'}")
+    return Grade("correct", 0.9, f"SQL rows from an {meta.get('target_reason') or 'on-target query'}")

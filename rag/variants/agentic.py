@@ -58,6 +58,7 @@ CLASSIFY = "classify"
 RETRIEVE_VECTOR = "retrieve_vector"
 RETRIEVE_GRAPH = "retrieve_graph"
 RETRIEVE_WEB = "retrieve_web"
+RETRIEVE_SQL = "retrieve_sql"  # aggregate questions over a table (seed 002, issue 12)
 GRADE_DOCUMENTS = "grade_documents"
 EVALUATE_CONTEXT = "evaluate_context"
 RE_ROUTE = "re_route"
@@ -66,13 +67,13 @@ GENERATE = "generate"
 DIRECT_GENERATE = "direct_generate"
 PARTIAL_ANSWER = "partial_answer"
 
-RETRIEVE_NODE = {"vector": RETRIEVE_VECTOR, "graph": RETRIEVE_GRAPH, "web": RETRIEVE_WEB}
-NODES: tuple[str, ...] = (CLASSIFY, RETRIEVE_VECTOR, RETRIEVE_GRAPH, RETRIEVE_WEB, GRADE_DOCUMENTS,
+RETRIEVE_NODE = {"vector": RETRIEVE_VECTOR, "graph": RETRIEVE_GRAPH, "web": RETRIEVE_WEB, "sql": RETRIEVE_SQL}
+NODES: tuple[str, ...] = (CLASSIFY, RETRIEVE_VECTOR, RETRIEVE_GRAPH, RETRIEVE_WEB, RETRIEVE_SQL, GRADE_DOCUMENTS,
                           EVALUATE_CONTEXT, RE_ROUTE, REWRITE_QUERY, GENERATE, DIRECT_GENERATE, PARTIAL_ANSWER)
-STRATEGIES: tuple[str, ...] = ("vector", "graph", "web", "direct")
+STRATEGIES: tuple[str, ...] = ("vector", "graph", "web", "direct", "sql")
 JACCARD_REPEAT = 0.8  # retrieved ids this close to the previous hop's: the same place dug again
 
-_RETRIEVERS = (RETRIEVE_VECTOR, RETRIEVE_GRAPH, RETRIEVE_WEB)
+_RETRIEVERS = (RETRIEVE_VECTOR, RETRIEVE_GRAPH, RETRIEVE_WEB, RETRIEVE_SQL)
 # Every edge of the static diagram (the UI draws it; a test checks it against the compiled graph).
 GRAPH_EDGES: tuple[tuple[str, str], ...] = (
     (START, CLASSIFY),
@@ -175,7 +176,7 @@ def decide_next(hops: list[Hop], threshold: float, max_attempts: int,
 # ---- routing functions (pure: they only read the state) ------------------------------------------------------------
 
 def route_after_classify(state: AgentState) -> Literal["direct_generate", "retrieve_vector", "retrieve_graph",
-                                                       "retrieve_web"]:
+                                                       "retrieve_web", "retrieve_sql"]:
     if state["strategy"] == "direct":
         return DIRECT_GENERATE
     return RETRIEVE_NODE[state["strategy"]]  # type: ignore[return-value]
@@ -186,7 +187,8 @@ def route_after_evaluate(state: AgentState) -> Literal["generate", "re_route", "
             "partial_answer": PARTIAL_ANSWER}[state["next_action"]]  # type: ignore[return-value]
 
 
-def route_to_retriever(state: AgentState) -> Literal["retrieve_vector", "retrieve_graph", "retrieve_web"]:
+def route_to_retriever(state: AgentState) -> Literal["retrieve_vector", "retrieve_graph", "retrieve_web",
+                                                     "retrieve_sql"]:
     return RETRIEVE_NODE[state["strategy"]]  # type: ignore[return-value]
 
 
@@ -222,7 +224,8 @@ def classify(state: AgentState, runtime: Ctx) -> dict:
     step = make_step(CLASSIFY, timer, index=_index(state),
                      inputs={"question": question, "known_entities": len(entities),
                              "known_entities_sample": entities[:20]},
-                     output={"strategy": strategy, "signals": dict(decision.signals)},
+                     output={"strategy": strategy, "kind": getattr(decision, "kind", ""),
+                             "signals": dict(decision.signals)},
                      decision=strategy, reason=reason, model_calls=decision.calls)
     return {"route": strategy, "strategy": strategy, "query": question, "steps": [step]}
 
@@ -249,6 +252,7 @@ def _make_retrieve(strategy: str, node: str) -> Callable[[AgentState, Ctx], dict
 retrieve_vector = _make_retrieve("vector", RETRIEVE_VECTOR)
 retrieve_graph = _make_retrieve("graph", RETRIEVE_GRAPH)
 retrieve_web = _make_retrieve("web", RETRIEVE_WEB)
+retrieve_sql = _make_retrieve("sql", RETRIEVE_SQL)
 
 
 def grade_documents(state: AgentState, runtime: Ctx) -> dict:
@@ -402,7 +406,8 @@ def build_graph():
     """Assemble and compile the agent graph (it reads like the diagram above). Per-run parts (engine, tools,
     settings) come in as ``context=AgentContext(...)``; ``compiled_graph()`` is the shared instance."""
     graph = StateGraph(AgentState, context_schema=AgentContext)
-    for node in (classify, retrieve_vector, retrieve_graph, retrieve_web, grade_documents, evaluate_context,
+    for node in (classify, retrieve_vector, retrieve_graph, retrieve_web, retrieve_sql, grade_documents,
+                 evaluate_context,
                  re_route, rewrite_query, generate, partial_answer, direct_generate):
         graph.add_node(node.__name__, guarded(node.__name__, node))
 

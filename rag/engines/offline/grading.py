@@ -11,6 +11,10 @@ class Grader:
     """grade: CRAG labels (correct / ambiguous / incorrect) for one retrieved document or graph fact. (a part of ``OfflineEngine``)."""
 
     def grade(self, question: str, doc: Retrieved) -> Grade:
+        if doc.tool == "sql":  # a SQL result is judged by its query, not by its wording (rag.tools.sql, seed 002)
+            from rag.tools.sql import grade_sql_result
+
+            return grade_sql_result(doc)
         r = self.rules
         terms, focus = question_terms(question)
         text = _doc_text_for_grading(doc)
