@@ -4,7 +4,7 @@
 |---|---|---|
 | F1 | irrelevant documents reached the generator | a document graded ``incorrect`` is among the generator's ``doc_ids``; *unchecked* when they were never graded one by one |
 | F2 | relevant and noisy documents mixed | the generator got a ``correct`` document together with ``ambiguous`` / ``incorrect`` ones; *unchecked* when ungraded |
-| F3 | answer sentences not supported by the context | the last hallucination check left unsupported sentences; otherwise a claim sentence of the answer whose key terms are < 60 % in the generator's context |
+| F3 | answer sentences not supported by the context | the last hallucination check left unsupported sentences; otherwise a claim sentence of the answer whose key terms are < 60 % in the generator's context, or whose number is not there |
 | F4 | the answer does not address the question | the last answer grader said ``not_useful`` while the run still answered |
 | F5 | a retry loop hit its bound | stop reason ``budget_exhausted`` / ``repetition`` / ``attempts_guard`` / ``generation_budget`` / ``recursion_limit`` |
 | F6 | retrieval when none was needed | the run retrieved although the offline router's rule for "no retrieval needed" (translation, arithmetic, code syntax) matches the question |
@@ -126,7 +126,8 @@ def label_run(run: Run) -> list[Failure]:
         bare = []
         for sentence in claim_sentences(run.answer):
             terms, _ = question_terms(sentence)
-            if len(terms) >= 2 and coverage_of(terms, run.generator_context).score < SUPPORT_MIN:
+            cov = coverage_of(terms, run.generator_context) if len(terms) >= 2 else None
+            if cov is not None and (cov.score < SUPPORT_MIN or cov.missing_numbers):
                 bare.append(sentence)
         if bare:
             add("F3", "observed", f"{len(bare)} answer sentence(s) have under {SUPPORT_MIN:.0%} of their key terms in "

@@ -6,11 +6,12 @@
   direct → simple; graph or web, or two or more asked parts → complex; otherwise moderate.
 - ``grade_hallucination`` (self_rag): every claim sentence of the answer must have its key terms in the documents
   (the same key-term coverage the grader uses: Korean stems, glossary translations); a sentence under
-  ``SUPPORT_MIN`` is unsupported.
+  ``SUPPORT_MIN``, or with a number / year the documents do not hold, is unsupported.
 - ``grade_answer`` (self_rag): the answer must cover the question's asked-about words or be close to it in the
   multilingual embedding space; an abstention is "not useful" (the loop may search again).
 - ``refine`` (crag knowledge refinement): keep the sentences ("strips") that contain an asked-about word or a
-  number of the question; drop the rest; keep the best one when none qualifies.
+  number of the question and cover at least ``STRIP_KEEP`` of the best sentence's key-term coverage; drop the rest;
+  keep the best one when none qualifies.
 
 The numbers below were chosen, not tuned on the sample set: "most of a sentence's content words" and "half of the
 question's content words".
@@ -30,6 +31,7 @@ SUPPORT_MIN = 0.6  # share of a claim sentence's key terms found in the document
 MIN_CLAIM_TERMS = 2  # shorter sentences ("Sources:", "결론:") are not claims
 ANSWER_COVERAGE_MIN = 0.5  # share of the question's key terms the answer must contain to address it
 ANSWER_SIMILARITY_MIN = 0.5  # or: question-answer similarity, rescaled to the embedder's usual range
+STRIP_KEEP = 0.6  # a strip is kept when its key-term coverage is at least this share of the best sentence's
 _CITATION = re.compile(r"\[\d+\]")
 _PARTS = re.compile(r"[,;?？，；]|\s(?:and|also|then)\s|그리고|이고|이며|하고\s")
 
@@ -106,9 +108,9 @@ class Critics:
             if len(terms) < MIN_CLAIM_TERMS:
                 continue
             cov = coverage_of(terms, context)
-            ok = cov.score >= SUPPORT_MIN
+            ok = cov.score >= SUPPORT_MIN and not cov.missing_numbers  # a number not in the documents is invented
             rows.append({"sentence": sentence, "support": round(cov.score, 3), "supported": ok,
-                         "missing": cov.missing[:6]})
+                         "missing": cov.missing[:6], "missing_numbers": cov.missing_numbers})
             if not ok:
                 unsupported.append(sentence)
         if not docs:
@@ -121,7 +123,8 @@ class Critics:
         if unsupported:
             first = next(r for r in rows if not r["supported"])
             reason = (f"{len(unsupported)} of {len(rows)} sentence(s) lack support (key-term coverage < "
-                      f"{SUPPORT_MIN}); e.g. {first['sentence'][:80]!r} misses {_quote(first['missing'], 4)}")
+                      f"{SUPPORT_MIN}, or a number the documents do not hold); e.g. {first['sentence'][:80]!r} "
+                      f"misses {_quote(first['missing'], 4)}")
             return Verdict("not_supported", round(share, 3), reason,
                            details={"sentences": rows, "unsupported": unsupported})
         return Verdict("supported", round(share, 3), f"all {len(rows)} sentence(s) have their key terms in the "
@@ -163,13 +166,15 @@ class Critics:
             cov = coverage_of(terms, sentence, focus)
             hit = cov.content_hits > 0 or any(cov.credit.get(n, 0) > 0 for n in cov.numbers)
             scored.append((sentence, cov.score, hit))
-        kept = [s for s, _, hit in scored if hit]
+        best = max(score for _, score, _ in scored)
+        kept = [s for s, score, hit in scored if hit and score >= STRIP_KEEP * best]
         if not kept:
             best = max(scored, key=lambda x: x[1])[0]
             kept = [best]
             reason = f"no sentence has an asked-about word {_quote(terms, 4)}: kept the best-covering one"
         else:
-            reason = f"kept {len(kept)} of {len(sentences)} sentences with an asked-about word {_quote(terms, 4)}"
+            reason = (f"kept {len(kept)} of {len(sentences)} sentences covering at least {STRIP_KEEP:.0%} of the best "
+                      f"sentence's share of the asked-about words {_quote(terms, 4)}")
         dropped = [s for s, _, _ in scored if s not in kept]
         return Verdict("refined", round(len(kept) / len(sentences), 3), reason,
                        details={"kept": kept, "dropped": dropped, "language": language_of(question)})
