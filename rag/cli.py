@@ -343,8 +343,10 @@ def cmd_repair(args: argparse.Namespace) -> int:
     kb = _open_kb(settings)
     try:
         with stdout_to_stderr() as out:
-            report = kb.repair(full=True)
-            print(f"{report.summary()} ({settings.data_dir})", file=out)
+            # the knowledge base already finished interrupted writes when it opened; this also sweeps every store
+            reports = [r for r in (kb.repaired_at_open, kb.repair(full=True)) if r is not None and r.changed]
+            summary = "; ".join(r.summary() for r in reports) or kb.repair().summary()
+            print(f"{summary} ({settings.data_dir})", file=out)
     finally:
         kb.close()
     return EXIT_OK

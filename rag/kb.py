@@ -231,9 +231,10 @@ class KnowledgeBase:
         from rag.ingest import WriterLock
 
         self._writer = WriterLock(settings.data_dir)
+        self.repaired_at_open = None  # the RepairReport of what a crashed writer left, when there was something
         if self._registry.unfinished() and self._writer.try_acquire():  # a writer died mid-way: finish its work
             try:
-                self.repair()
+                self.repaired_at_open = self.repair()
             except RagError:  # a store is unreachable: the rows stay unfinished (invisible) for a later repair
                 pass
             finally:
