@@ -22,6 +22,7 @@ pages = [
     st.Page("app_pages/ask.py", title="Ask", icon=":material/chat:"),
     st.Page("app_pages/inspector.py", title="Trace inspector", icon=":material/manage_search:"),
     st.Page("app_pages/graph.py", title="Knowledge graph", icon=":material/hub:"),
+    st.Page("app_pages/lessons.py", title="Failure lessons", icon=":material/school:"),
 ]
 if (HERE / "app_pages" / "evaluate.py").exists():  # written by the evaluation work; listed once it is there
     pages.append(st.Page("app_pages/evaluate.py", title="Evaluate", icon=":material/analytics:"))

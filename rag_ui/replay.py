@@ -102,15 +102,24 @@ def fork_panel(run: Run, step: Step | None) -> None:
             st.rerun()
 
 
+def mark_steps(run: Run, step_indices: list[int], label: str) -> str:
+    """The run's full path (``diagram.agent_dot``) with the nodes of the given 0-based steps drawn in red and
+    labelled ``label #n`` (a later DOT statement for a node adds to its attributes)."""
+    dot = diagram.agent_dot(run)
+    numbers: dict[str, list[int]] = {}
+    for index in step_indices:
+        if 0 <= index < len(run.steps):
+            numbers.setdefault(run.steps[index].node, []).append(index + 1)
+    marks = [f'  "{node}" [fillcolor="{FILL_EDITED}", color="{COLOR_EDITED}", penwidth=4, fontcolor="black", '
+             f'xlabel="{label} ' + " ".join(f"#{n}" for n in found) + '"];' for node, found in numbers.items()]
+    if not marks:
+        return dot
+    return dot.rstrip().removesuffix("}") + "\n".join(marks) + "\n}"
+
+
 def marked_dot(run: Run, step_index: int) -> str:
     """The run's full path with the edited (diverging) step drawn in red and labelled 'what-if'."""
-    dot = diagram.agent_dot(run)
-    if not 0 <= step_index < len(run.steps):
-        return dot
-    node = run.steps[step_index].node
-    mark = (f'  "{node}" [fillcolor="{FILL_EDITED}", color="{COLOR_EDITED}", penwidth=4, '
-            f'xlabel="what-if #{step_index + 1}", fontcolor="black"];')
-    return dot.rstrip().removesuffix("}") + mark + "\n}"
+    return mark_steps(run, [step_index], "what-if")
 
 
 def lineage_block(run: Run) -> None:
