@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 from rag.variants.registry import VARIANTS, register_variant, variant_names  # noqa: E402  (the one list)
 from rag.variants.adaptive import AdaptiveVariant  # noqa: E402
 from rag.variants.crag import CragVariant  # noqa: E402
+from rag.variants.react import ReactVariant  # noqa: E402
 from rag.variants.self_rag import SelfRagVariant  # noqa: E402
 from rag.variants.tool_agent import ToolAgentVariant  # noqa: E402
 
@@ -34,6 +35,7 @@ register_variant(ToolAgentVariant)
 register_variant(SelfRagVariant)
 register_variant(CragVariant)
 register_variant(AdaptiveVariant)
+register_variant(ReactVariant)
 
 
 def get_variant(name: str) -> Variant:
