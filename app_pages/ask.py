@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from rag.cache import ask as ask_cached
+from rag.cost import format_usd
+from rag.streaming import stream_tokens
 from rag.types import RagError
-from rag.variants import check_question_length, run_question
+from rag.variants import check_question_length
 from rag_ui import resources, widgets
 from rag_ui.state import (ASK_MAX_ATTEMPTS, ASK_PENDING, ASK_RESULT, ASK_THRESHOLD, ASK_TOP_K, ASK_VARIANT,
-                          ASK_WITH_NAIVE, COMPARE_RUN_ID, INSPECT_RUN_ID, MAX_ATTEMPTS_LIMIT, QUESTION, TOP_K_LIMIT,
+                          ASK_USE_CACHE, ASK_WITH_NAIVE, COMPARE_RUN_ID, INSPECT_RUN_ID, MAX_ATTEMPTS_LIMIT, QUESTION, TOP_K_LIMIT,
                           init_state, open_in_inspector)
 
 init_state()
@@ -15,6 +18,17 @@ s = resources.settings()
 kb = resources.knowledge_base(s)
 
 st.title("Ask · 질문하기")
+
+
+def stream_into(slot):
+    """A token sink that shows the text written so far in ``slot``."""
+    written: list[str] = []
+
+    def sink(piece: str) -> None:
+        written.append(piece)
+        slot.markdown(widgets.md_escape("".join(written)) + " ▌")
+
+    return sink
 
 
 def use_sample(question: str) -> None:
@@ -41,6 +55,8 @@ with st.expander("Settings · 설정"):
                     help="Retrieval attempts (re-routes and rewrites included) before a partial answer.")
     c4.number_input("Top-k", min_value=1, max_value=TOP_K_LIMIT, step=1, key=ASK_TOP_K)
     st.checkbox("Also run naive RAG on the same question, side by side", key=ASK_WITH_NAIVE)
+    st.checkbox("Use the answer cache (a question asked before, with the same settings and documents, is answered "
+                "again with no model call; llm engine only) · 답변 캐시 사용", key=ASK_USE_CACHE)
 
 st.text_area("Question · 질문", key=QUESTION, height=80, placeholder="예: 사내 검색 서비스 Atlas는 누가 만들었나요?")
 clicked = st.button("Ask · 질문", type="primary", key="ask")
@@ -62,15 +78,17 @@ if (clicked or st.session_state[ASK_PENDING]) and question:
                            max_attempts=int(st.session_state[ASK_MAX_ATTEMPTS]),
                            top_k=int(st.session_state[ASK_TOP_K]))
     variant = st.session_state[ASK_VARIANT]
-    common = dict(kb=kb, engine=resources.engine(s), settings=run_settings, store=resources.run_store(s))
+    common = dict(kb=kb, engine=resources.engine(s), settings=run_settings, store=resources.run_store(s),
+                  bypass=not st.session_state[ASK_USE_CACHE])
     with st.status(f"Running {variant}…", expanded=True) as status:
-        run = run_question(question, variant=variant, on_step=widgets.live_steps(status), **common)
+        with stream_tokens(stream_into(status.empty())):  # the answer as the model writes it (llm engine)
+            run = ask_cached(question, variant=variant, on_step=widgets.live_steps(status), **common)
         status.update(label=f"{variant}: {len(run.steps)} steps, {run.wall_ms / 1000:.2f} s", state="complete",
                       expanded=False)
     naive = None
     if st.session_state[ASK_WITH_NAIVE] and variant != "naive":
         with st.status("Running naive RAG…", expanded=True) as status:
-            naive = run_question(question, variant="naive", on_step=widgets.live_steps(status), **common)
+            naive = ask_cached(question, variant="naive", on_step=widgets.live_steps(status), **common)
             status.update(label=f"naive: {len(naive.steps)} steps, {naive.wall_ms / 1000:.2f} s", state="complete",
                           expanded=False)
     st.session_state[ASK_RESULT] = {"run": run, "naive": naive}
@@ -88,6 +106,18 @@ st.subheader("Answer · 답변")
 st.caption(f"Q: {widgets.md_escape(run.question)}")
 widgets.answer_block(run)
 widgets.citations_block(run, kb, key="ask_cite")
+if run.cache.get("hit"):
+    st.info(f"Answered from the answer cache: the same question as run `{run.cache['original_run_id']}` "
+            f"(similarity {run.cache['similarity']:.2f}), same settings and documents — 0 model calls. Its steps "
+            "are in the original run; untick 'Use the answer cache' under Settings to ask again · 캐시된 답변")
+    if st.button("Open the original run in the trace inspector", key="open_cached_original"):
+        open_in_inspector(run.cache["original_run_id"])
+elif run.llm_calls:
+    cost = run.cost()
+    st.caption("Tokens in/out per role: " + ", ".join(f"{role} {r['input']}/{r['output']}"
+                                                       for role, r in cost["by_role"].items())
+               + (f" · cost {format_usd(cost['usd'])}" if cost["usd"] is not None else
+                  " · set RAG_LLM_PRICES (e.g. gpt-4o-mini=0.15/0.60, USD per 1M tokens) to see the money"))
 if st.button("Open this run in the trace inspector", key="open_inspector"):
     open_in_inspector(run.run_id)
 

@@ -5,6 +5,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from rag.cost import format_usd, variant_costs
 from rag.eval import tables
 from rag.eval.questions import QuestionSetError, load_questions, load_questions_bytes
 from rag.eval.runner import evaluate, metrics_csv, questions_csv, report_json
@@ -99,6 +100,16 @@ if not cost.empty:  # each cost metric on its own scale
             col.altair_chart(alt.Chart(part, title=tables.METRIC_LABELS[key], height=180).mark_bar().encode(
                 x=alt.X("variant:N", title=None, axis=alt.Axis(labelAngle=0)), y=alt.Y("value:Q", title=None),
                 color=alt.Color("variant:N", legend=None), tooltip=["variant", "value"]))
+
+costs = variant_costs(report["questions"], resources.run_store(base).get, base.llm_prices)
+if any(row["model calls"] for row in costs):
+    st.subheader("Tokens and money per variant · 변형별 토큰과 비용")
+    st.dataframe(pd.DataFrame([{**row, "usd": format_usd(row["usd"]),
+                                "usd per question": format_usd(row["usd per question"])} for row in costs]),
+                 hide_index=True, width="stretch")
+    if all(row["usd"] is None for row in costs):
+        st.caption("No price table: set RAG_LLM_PRICES (e.g. gpt-4o-mini=0.15/0.60, USD per 1M input/output "
+                   "tokens; * for any model) to see money per run and per variant.")
 
 st.subheader("Routing: expected (rows) × chosen (columns)")
 cols = st.columns(max(1, len(report["variants"])))

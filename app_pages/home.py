@@ -48,3 +48,27 @@ st.caption("Everything works offline with no keys. Set the environment variables
            "service, then restart the app.")
 st.table(widgets.backend_status_frame(kb).set_index("component"))  # a table wraps the long how-to text
 st.caption(f"Data directory: `{s.data_dir}` (set `RAG_DATA_DIR` to move it).")
+
+st.subheader("Models per role · 역할별 모델")
+info = resources.engine(s).describe()
+if info.get("engine") == "llm":
+    routing = ("offline rules first, the model only when they are unsure" if info.get("routing") == "tiered"
+               else "the model, every question")
+    st.table([
+        {"role": "router (classify)", "model": info.get("router_model"), "how": routing,
+         "setting": "RAG_ROUTER_MODEL, RAG_LLM_ROUTING"},
+        {"role": "grader (grade documents)", "model": info.get("grader_model") or info.get("router_model"),
+         "how": {"batch": "all documents in one call", "parallel": "one call per document, at the same time",
+                 "per_doc": "one call per document, in turn"}.get(str(info.get("grading")), info.get("grading")),
+         "setting": "RAG_GRADER_MODEL, RAG_LLM_GRADING"},
+        {"role": "context quality", "model": "–" if info.get("quality") == "grades" else info.get("router_model"),
+         "how": "computed from the grades (no call)" if info.get("quality") == "grades" else "one call per attempt",
+         "setting": "RAG_LLM_QUALITY"},
+        {"role": "generator (answer)", "model": info.get("generator_model"), "how": "one call, streamed on Ask",
+         "setting": "RAG_GENERATOR_MODEL"},
+    ])
+    st.caption(f"Answer cache: {'on' if s.answer_cache else 'off'} (RAG_ANSWER_CACHE, similarity ≥ "
+               f"{s.cache_similarity:g}) · prices: {s.llm_prices or 'not set (RAG_LLM_PRICES)'}")
+else:
+    st.caption("Offline engine: rules and scores, no model. With OPENAI_API_KEY or OPENAI_BASE_URL the llm engine "
+               "runs; RAG_ROUTER_MODEL, RAG_GRADER_MODEL and RAG_GENERATOR_MODEL pick a model per role.")

@@ -97,6 +97,39 @@ def run_cost(calls: Iterable[ModelCall], price_text: str | None) -> dict[str, An
     return out
 
 
+def variant_costs(rows: Iterable[dict[str, Any]], get_run: Any, price_text: str | None = None) -> list[dict[str, Any]]:
+    """Per variant of an evaluation report's question rows (each with ``variant`` and ``run_id``): runs, model calls,
+    input / output tokens per role, money in total and per question. ``get_run(run_id)`` loads a run (a
+    ``RunStore.get``); ``price_text`` (the current ``RAG_LLM_PRICES``) wins over each run's recorded table."""
+    out: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        run = get_run(row["run_id"]) if row.get("run_id") else None
+        entry = out.setdefault(row["variant"], {"variant": row["variant"], "runs": 0, "model calls": 0,
+                                                "input tokens": 0, "output tokens": 0, "usd": 0.0, "roles": {}})
+        entry["runs"] += 1
+        if run is None:
+            continue
+        cost = run_cost(run.model_calls, price_text or (run.settings or {}).get("llm_prices"))
+        entry["model calls"] += run.llm_calls
+        for role, r in cost["by_role"].items():
+            entry["input tokens"] += r["input"]
+            entry["output tokens"] += r["output"]
+            both = entry["roles"].setdefault(role, [0, 0])
+            both[0] += r["input"]
+            both[1] += r["output"]
+        if entry["usd"] is not None:
+            entry["usd"] = None if cost["usd"] is None and run.llm_calls else entry["usd"] + (cost["usd"] or 0.0)
+    table = []
+    for entry in out.values():
+        roles = entry.pop("roles")
+        entry["tokens per role (in/out)"] = ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in roles.items()) or "–"
+        entry["usd per question"] = (round(entry["usd"] / entry["runs"], 8)
+                                     if entry["usd"] is not None and entry["runs"] else None)
+        entry["usd"] = round(entry["usd"], 8) if entry["usd"] is not None else None
+        table.append(entry)
+    return table
+
+
 def format_usd(value: float | None) -> str:
     """``$0.000123`` style, enough digits for a single cheap run; ``–`` for no figure."""
     if value is None:
@@ -105,4 +138,4 @@ def format_usd(value: float | None) -> str:
 
 
 __all__ = ["PURPOSE_ROLES", "Prices", "format_usd", "parse_prices", "price_of", "role_of", "run_cost",
-           "tokens_by_role"]
+           "tokens_by_role", "variant_costs"]

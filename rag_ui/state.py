@@ -28,6 +28,7 @@ ASK_THRESHOLD = "ask_threshold"
 ASK_MAX_ATTEMPTS = "ask_max_attempts"
 ASK_TOP_K = "ask_top_k"
 ASK_WITH_NAIVE = "ask_with_naive"  # also run naive RAG on the same question, side by side
+ASK_USE_CACHE = "ask_use_cache"  # serve a repeated question from the answer cache (rag.cache; llm engine only)
 ASK_RESULT = "ask_result"  # {"run": Run, "naive": Run | None} of the last question asked in this session
 # documents page
 INGEST_RESULTS = "ingest_results"  # list of row dicts of the last upload, shown until the next one
@@ -45,6 +46,7 @@ _DEFAULTS: dict[str, Any] = {
     QUESTION: "",
     ASK_PENDING: False,
     ASK_WITH_NAIVE: True,
+    ASK_USE_CACHE: True,
     ASK_RESULT: None,
     INGEST_RESULTS: None,
     INSPECT_RUN_ID: None,
@@ -70,7 +72,7 @@ def init_state() -> None:
 
 # TEACHING_NOTES too: st.switch_page (e.g. "Open this run in the trace inspector") turned the sidebar toggle off
 PERSISTENT_WIDGETS = (TEACHING_NOTES, QUESTION, ASK_VARIANT, ASK_THRESHOLD, ASK_MAX_ATTEMPTS, ASK_TOP_K,
-                      ASK_WITH_NAIVE)
+                      ASK_WITH_NAIVE, ASK_USE_CACHE)
 
 
 def keep_widget_values(keys: tuple[str, ...] = PERSISTENT_WIDGETS) -> None:

@@ -113,3 +113,22 @@ def test_every_run_records_tokens_per_role(stream_kb):
     cost = run.to_dict()["totals"]["cost"]
     assert set(cost["by_role"]) == {"grader", "generator"} and cost["usd"] > 0
     assert sum(r["input"] for r in cost["by_role"].values()) == run.tokens["prompt"]
+
+
+def test_money_per_variant_of_an_evaluation(stream_kb):
+    from rag.cost import variant_costs
+
+    with OpenAIStub(respond=scripted("good")) as server:
+        settings = stream_kb.settings.with_(engine="llm", openai_base_url=server.base_url, openai_api_key=API_KEY)
+        engine = LLMEngine(settings, max_retries=0)
+        runs = {v: run_question(QUESTION, stream_kb, engine, settings, v) for v in ("naive", "agentic")}
+    rows = [{"variant": v, "run_id": r.run_id} for v, r in runs.items()]
+    table = {r["variant"]: r for r in variant_costs(rows, lambda rid: next(x for x in runs.values()
+                                                                             if x.run_id == rid), "*=1/2")}
+    for name, run in runs.items():
+        assert table[name]["model calls"] == run.llm_calls and table[name]["input tokens"] == run.tokens["prompt"]
+        expected = (run.tokens["prompt"] * 1 + run.tokens["completion"] * 2) / 1e6
+        assert table[name]["usd"] == pytest.approx(expected) and table[name]["usd per question"] == pytest.approx(expected)
+    assert "grader" in table["agentic"]["tokens per role (in/out)"]
+    assert variant_costs(rows, lambda rid: runs["naive"] if rid == runs["naive"].run_id else runs["agentic"],
+                         None)[0]["usd"] is None  # no price table: no money figure
