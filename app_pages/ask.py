@@ -8,12 +8,13 @@ from rag.cost import format_usd
 from rag.streaming import stream_tokens
 from rag.types import RagError
 from rag.variants import check_question_length
-from rag_ui import resources, widgets
+from rag_ui import failures_view, resources, widgets
 from rag_ui.state import (ASK_MAX_ATTEMPTS, ASK_PENDING, ASK_RESULT, ASK_THRESHOLD, ASK_TOP_K, ASK_VARIANT,
                           ASK_USE_CACHE, ASK_WITH_NAIVE, COMPARE_RUN_ID, INSPECT_RUN_ID, MAX_ATTEMPTS_LIMIT, QUESTION, TOP_K_LIMIT,
                           init_state, open_in_inspector)
 
 init_state()
+COMPARE_VARIANTS, COMPARE_RESULT = "compare_variants", "compare_result"  # the compare view: chosen names, run ids
 s = resources.settings()
 kb = resources.knowledge_base(s)
 
@@ -97,6 +98,34 @@ if (clicked or st.session_state[ASK_PENDING]) and question:
     st.session_state[COMPARE_RUN_ID] = naive.run_id if naive is not None else None
 st.session_state[ASK_PENDING] = False
 
+# ---- compare: one question through any set of variants, side by side (issue 10) --------------------------------
+st.session_state.setdefault(COMPARE_VARIANTS, [n for n in ("naive", "agentic", "crag") if n in resources.variant_names()])
+st.session_state.setdefault(COMPARE_RESULT, None)
+with st.expander("Compare variants side by side · 여러 방식 나란히 비교", expanded=st.session_state[COMPARE_RESULT] is not None):
+    st.multiselect("Variants", resources.variant_names(), key=COMPARE_VARIANTS,
+                   help="Each one answers the question above on the same index and engine; every run is recorded.")
+    compare_clicked = st.button("Compare · 비교", key="compare_run", disabled=not st.session_state[COMPARE_VARIANTS])
+    if compare_clicked and not question:
+        st.warning("Type a question first · 질문을 입력하세요.")
+    if compare_clicked and question:
+        from rag.compare import compare_variants
+
+        run_settings = s.with_(threshold=float(st.session_state[ASK_THRESHOLD]),
+                               max_attempts=int(st.session_state[ASK_MAX_ATTEMPTS]),
+                               top_k=int(st.session_state[ASK_TOP_K]))
+        with st.status("Comparing…", expanded=False) as status:
+            runs = compare_variants(question, list(st.session_state[COMPARE_VARIANTS]), kb, resources.engine(s),
+                                    run_settings, store=resources.run_store(s),
+                                    on_run=lambda name, r: status.write(f"{name}: {len(r.steps)} steps, "
+                                                                        f"{r.wall_ms / 1000:.2f} s"))
+            status.update(label=f"Compared {len(runs)} variants", state="complete")
+        st.session_state[COMPARE_RESULT] = [r.run_id for r in runs]
+    if st.session_state[COMPARE_RESULT]:
+        shown = [r for r in (resources.run_store(s).get(i) for i in st.session_state[COMPARE_RESULT]) if r]
+        if shown:
+            st.caption(f"Q: {widgets.md_escape(shown[0].question)}")
+            failures_view.compare_columns(shown, kb)
+
 result = st.session_state[ASK_RESULT]
 if result is None:
     st.stop()
@@ -106,6 +135,7 @@ st.subheader("Answer · 답변")
 st.caption(f"Q: {widgets.md_escape(run.question)}")
 widgets.answer_block(run)
 widgets.citations_block(run, kb, key="ask_cite")
+failures_view.failure_block(run, key="ask_failures")
 if run.cache.get("hit"):
     st.info(f"Answered from the answer cache: the same question as run `{run.cache['original_run_id']}` "
             f"(similarity {run.cache['similarity']:.2f}), same settings and documents — 0 model calls. Its steps "

@@ -7,6 +7,7 @@ import streamlit as st
 
 from rag.cost import format_usd, variant_costs
 from rag.eval import tables
+from rag.failures import family_table
 from rag.eval.questions import QuestionSetError, load_questions, load_questions_bytes
 from rag.eval.runner import evaluate, metrics_csv, questions_csv, report_json
 from rag_ui import resources, widgets
@@ -50,8 +51,7 @@ st.caption(f"**{widgets.md_escape(question_set.name)}**: {len(question_set)} que
 
 names = resources.variant_names()
 c1, c2, c3, c4 = st.columns([3, 1, 1, 1])
-chosen = c1.multiselect("Variants", names, default=[n for n in ("naive", "agentic") if n in names] or names[:1],
-                        key="eval_variants")
+chosen = c1.multiselect("Variants", names, default=names, key="eval_variants")  # every registered variant
 threshold = c2.slider("Quality threshold", 0.0, 1.0, float(base.threshold), step=0.05, key="eval_threshold")
 max_attempts = c3.number_input("Max attempts", 1, 6, int(base.max_attempts), key="eval_max_attempts")
 top_k = c4.number_input("Top-k", 1, 20, int(base.top_k), key="eval_top_k")
@@ -110,6 +110,14 @@ if any(row["model calls"] for row in costs):
     if all(row["usd"] is None for row in costs):
         st.caption("No price table: set RAG_LLM_PRICES (e.g. gpt-4o-mini=0.15/0.60, USD per 1M input/output "
                    "tokens; * for any model) to see money per run and per variant.")
+
+st.subheader("The judging-RAG family · 판단하는 RAG 비교 (seed 001)")
+st.caption("Declared per variant: minimum model calls counted from its code path as a function of N retrieved "
+           "documents (not a measurement), the F-failures its checks prevent and those it leaves open. Measured "
+           "beside them: mean model calls, key-fact hits, silent failures, and the share of runs labelled F1–F7 "
+           "(observed in the trace; see README 'Failure taxonomy').")
+st.dataframe(pd.DataFrame(report.get("family") or family_table(report)), hide_index=True, width="stretch",
+             key="eval_family")
 
 st.subheader("Routing: expected (rows) × chosen (columns)")
 cols = st.columns(max(1, len(report["variants"])))

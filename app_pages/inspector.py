@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from rag_ui import replay as whatif
-from rag_ui import resources, widgets
+from rag_ui import failures_view, resources, widgets
 from rag_ui.state import COMPARE_RUN_ID, INSPECT_RUN_ID, init_state
 
 init_state()
@@ -79,8 +79,10 @@ with tab_steps:
     st.markdown("**Answer · 답변**")
     widgets.answer_block(run)
     widgets.citations_block(run, resources.knowledge_base(s), key="inspector_cite")
+    failures_view.failure_block(run, key="inspector_failures")
     st.download_button("Export this run as JSON", widgets.run_json(run), file_name=f"run-{run.run_id}.json",
                        mime="application/json", key="export_json")
+    whatif.handout_button(run)  # the run as one self-contained HTML file
 
 with tab_compare:
     others = [i for i in ids if i != run.run_id]
