@@ -13,6 +13,11 @@ What it measures, in one process and one run (machines are noisy: read the ratio
 (b) agentic vs naive — every question of ``sample_docs/questions.jsonl`` through ``run_question`` with both variants
     on the same index and the same decision engine (offline by default): wall time mean / p50 / p95, their ratio, and
     the model calls recorded in the traces (the offline engine makes none).
+(c) offline engine, before vs after — the same questions through the agentic and naive variants on the same index,
+    once with today's ``OfflineEngine`` and once with the offline engine of an earlier commit (``--baseline-rev``,
+    default: the last single-file ``rag/engines/offline.py``, before sentence-level judgement), loaded from git into
+    this process; runs alternate between the two, and the ratio of mean wall times is the figure (issue 8 budget:
+    at most 1.5×). The earlier engine reads today's sentence-free parts (textutil, extract), nothing else changes.
 The llm engine's cost (model calls priced by a fixed per-call latency against the local stub) is measured by
 ``bench/bench_llm_cost.py``; hybrid retrieval latency as the collection grows by ``bench/bench_retrieval.py``.
 
@@ -48,6 +53,9 @@ from rag.engines import get_engine  # noqa: E402
 from rag.kb import KnowledgeBase  # noqa: E402
 from rag.loaders import load_document, split_text  # noqa: E402
 from rag.variants import run_question  # noqa: E402
+
+# the last commit whose offline engine was the single module rag/engines/offline.py (before issue 8)
+DEFAULT_BASELINE_REV = "8a6ca05^"
 
 LOADABLE = (".txt", ".md", ".pdf", ".docx", ".html", ".htm")
 SKIP_NAMES = {"readme.md"}  # the corpus README describes the set; it is not part of the corpus
@@ -333,6 +341,58 @@ def bench_variants(questions: list[dict[str, Any]], kb: KnowledgeBase, settings:
     return {"rows": rows, "summary": summary}
 
 
+def load_baseline_engine(rev: str, settings: Settings) -> Any:
+    """The offline engine of commit ``rev`` (``git show REV:rag/engines/offline.py``), imported under another module
+    name, sharing this process's embedder. Raises RuntimeError when git cannot show it."""
+    import importlib.util
+
+    proc = subprocess.run(["git", "show", f"{rev}:rag/engines/offline.py"], cwd=REPO, capture_output=True,
+                          text=True, timeout=30)
+    if proc.returncode != 0:
+        raise RuntimeError(f"git show {rev}:rag/engines/offline.py failed: {proc.stderr.strip()}")
+    folder = Path(tempfile.mkdtemp(prefix="rag-bench-baseline-"))
+    path = folder / "baseline_offline_engine.py"
+    path.write_text(proc.stdout, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("baseline_offline_engine", path)
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module.OfflineEngine(settings, embedder=get_embedder(settings))
+
+
+def bench_before_after(questions: list[dict[str, Any]], kb: KnowledgeBase, settings: Settings, rev: str,
+                       repeat: int, log: Callable[[str], None] = print) -> dict[str, Any]:
+    """Mean wall time per question, today's offline engine vs the one of ``rev``, same index, runs alternating."""
+    engines = {"before": load_baseline_engine(rev, settings), "after": get_engine(settings, "offline")}
+    variants = ("agentic", "naive")
+    for name, engine in engines.items():  # warm-up: first compile, first embeddings, anchors
+        for v in variants:
+            run_question(questions[0]["question"], kb=kb, engine=engine, settings=settings, variant=v)
+    walls: dict[tuple[str, str], list[float]] = {(n, v): [] for n in engines for v in variants}
+    hits: dict[tuple[str, str], list[bool]] = {(n, v): [] for n in engines for v in variants}
+    for r in range(repeat):
+        for i, q in enumerate(questions):
+            order = list(engines) if (i + r) % 2 == 0 else list(reversed(engines))
+            for name in order:
+                for v in variants:
+                    t0 = time.perf_counter()
+                    run = run_question(q["question"], kb=kb, engine=engines[name], settings=settings, variant=v)
+                    walls[(name, v)].append((time.perf_counter() - t0) * 1000.0)
+                    if q.get("kind") == "covered":
+                        hits[(name, v)].append(bool(key_fact_hit(run.answer, q.get("expected") or [])))
+        log(f"  repeat {r + 1}/{repeat}: {len(questions)} questions x 2 engines x {len(variants)} variants")
+    summary: dict[str, Any] = {"baseline_rev": rev}
+    for (name, v), xs in walls.items():
+        summary[f"{name}_{v}"] = {"runs": len(xs), "wall_ms_mean": statistics.fmean(xs) if xs else None,
+                                  "wall_ms_p95": percentile(xs, 95),
+                                  "key_fact_hit_rate_covered": (sum(hits[(name, v)]) / len(hits[(name, v)])
+                                                                if hits[(name, v)] else None)}
+    for v in variants:
+        summary[f"after_over_before_{v}"] = ratio(summary[f"after_{v}"]["wall_ms_mean"],
+                                                  summary[f"before_{v}"]["wall_ms_mean"])
+    return summary
+
+
 # ---- report --------------------------------------------------------------------------------------------------------
 
 def markdown(result: dict[str, Any]) -> str:
@@ -395,6 +455,17 @@ def markdown(result: dict[str, Any]) -> str:
             out.append(f"| {qid} | {a_row['expected_route']} | {a_row['route']}{mark} | {outcome} | "
                        f"{fmt(n_row['hit'])} / {fmt(a_row['hit'])} | {n_row['wall_ms']:,.0f} / {a_row['wall_ms']:,.0f} |")
         out += ["", "</details>"]
+    ba = result.get("before_after")
+    if ba:
+        out += ["", f"### (c) Offline engine before (`{ba['baseline_rev']}`) vs after, same index, "
+                f"{meta['n_questions']} sample questions × {meta['repeat']}", "",
+                "| variant | before ms mean | after ms mean | after ÷ before | before p95 | after p95 "
+                "| key fact hit before / after |", "|---|---:|---:|---:|---:|---:|---:|"]
+        for v in ("agentic", "naive"):
+            b, a = ba[f"before_{v}"], ba[f"after_{v}"]
+            out.append(f"| {v} | {fmt(b['wall_ms_mean'])} | {fmt(a['wall_ms_mean'])} | "
+                       f"{fmt(ba[f'after_over_before_{v}'], 2)}× | {fmt(b['wall_ms_p95'])} | {fmt(a['wall_ms_p95'])} | "
+                       f"{fmt(b['key_fact_hit_rate_covered'], 2)} / {fmt(a['key_fact_hit_rate_covered'], 2)} |")
     return "\n".join(out) + "\n"
 
 
@@ -411,6 +482,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--synthetic-rounds", type=int, default=1, help="the same for the synthetic corpus")
     ap.add_argument("--engine", default="offline", help="decision engine for (b): offline (default) or llm")
     ap.add_argument("--skip-variants", action="store_true", help="only measure ingest")
+    ap.add_argument("--baseline-rev", default=DEFAULT_BASELINE_REV,
+                    help="commit whose rag/engines/offline.py is the 'before' engine of (c); '' skips (c)")
     ap.add_argument("--out", type=Path, default=REPO / "bench" / "results")
     ap.add_argument("--keep", action="store_true", help="keep the temporary data directory")
     args = ap.parse_args(argv)
@@ -443,6 +516,10 @@ def main(argv: list[str] | None = None) -> int:
         if not args.skip_variants:
             print(f"(b) agentic vs naive: {len(questions)} questions x {args.repeat}, engine {args.engine}")
             variants = bench_variants(questions, kb, settings, get_engine(settings, args.engine), args.repeat)
+        before_after = None
+        if args.baseline_rev and not args.skip_variants:
+            print(f"(c) offline engine before ({args.baseline_rev}) vs after: {len(questions)} questions x {args.repeat}")
+            before_after = bench_before_after(questions, kb, settings, args.baseline_rev, args.repeat)
 
         result = {
             "meta": {
@@ -454,6 +531,7 @@ def main(argv: list[str] | None = None) -> int:
             },
             "ingest": ingest_rows,
             "variants": variants,
+            "before_after": before_after,
         }
         md = markdown(result)
         args.out.mkdir(parents=True, exist_ok=True)

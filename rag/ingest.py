@@ -189,11 +189,16 @@ def prepare(kb: "KnowledgeBase", doc_id: str, source: str, text: str, progress: 
     if "graph" in parts and (kb.engine is None or getattr(kb.engine, "name", "") == "offline"):
         rule_extract.warm_up()  # load kiwipiepy in the background while the embedder runs
     vectors: list[list[float]] = []
+    sentence_rows: list[Any] = []
     progress(source, "embed", 0.0)
     if "vectors" in parts:
+        from rag.sentences import embed_chunks  # sentence vectors; each chunk's vector is pooled from them
+
         embedder = kb.embedder
         for start in range(0, len(chunks), EMBED_BATCH):
-            vectors.extend(embedder.embed_documents([c.text for c in chunks[start : start + EMBED_BATCH]]))
+            batch_vectors, rows = embed_chunks(embedder, chunks[start : start + EMBED_BATCH], before=chunks[:start])
+            vectors.extend(batch_vectors)
+            sentence_rows.extend(rows)
             progress(source, "embed", min(1.0, (start + EMBED_BATCH) / len(chunks)))
     progress(source, "embed", 1.0)
 
@@ -210,7 +215,7 @@ def prepare(kb: "KnowledgeBase", doc_id: str, source: str, text: str, progress: 
             progress(source, "entities", (i + 1) / len(chunks))
     progress(source, "entities", 1.0)
     return Prepared(doc_id=doc_id, source=source, n_chars=len(text), chunks=chunks, vectors=vectors,
-                    entities=list(entities.values()), relations=relations, parts=parts)
+                    entities=list(entities.values()), relations=relations, parts=parts, sentences=sentence_rows)
 
 
 # ---- the write order ---------------------------------------------------------------------------------------------

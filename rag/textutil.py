@@ -179,6 +179,30 @@ def _zh_content_runs(run: str) -> list[str]:
     return pieces
 
 
+# Single characters that are (almost always) function words in Chinese: a question's key terms are cut there, so
+# "每小时最多能处理多少个订单行" gives 小时 / 最多 / 处理 / 订单行 rather than bigrams across word edges
+# (人每, 多能, 个订) that no sentence contains. Only key terms use this; BM25 tokens are unchanged.
+_ZH_FUNCTION_CHARS = frozenset("的了吗呢吧啊每个能可会很将已还又再才只被把其及与或并而但就也都是在对于从给让")
+
+
+def _zh_key_runs(run: str) -> list[str]:
+    """Content runs of a Chinese run for key terms: cut at stop words, then at single function characters;
+    one-character leftovers are dropped (too weak to be evidence on their own)."""
+    out: list[str] = []
+    for piece in _zh_content_runs(run):
+        current = ""
+        for ch in piece:
+            if ch in _ZH_FUNCTION_CHARS:
+                if len(current) >= 2:
+                    out.append(current)
+                current = ""
+            else:
+                current += ch
+        if len(current) >= 2:
+            out.append(current)
+    return out
+
+
 def key_terms(text: str) -> list[str]:
     """Content words of a question or sentence, in ``tokenize``'s normal form, deduplicated in order.
     Stop words and question words (무엇/언제/누구, what/which/how, 什么/谁) are removed."""
@@ -193,7 +217,7 @@ def key_terms(text: str) -> list[str]:
                 continue
             terms.append(word)
         else:
-            for piece in _zh_content_runs(word):
+            for piece in _zh_key_runs(word):
                 terms.extend(_bigrams(piece))
     seen: set[str] = set()
     return [t for t in terms if not (t in seen or seen.add(t))]

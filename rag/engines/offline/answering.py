@@ -4,9 +4,10 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from rag.engines.offline.coverage import Coverage, coverage_of, question_terms
+from rag.engines.offline.coverage import checkable_terms, coverage_of, question_terms
 from rag.engines.offline.relations import asked_relations, graph_path
 from rag.engines.offline.rules import VALUE_QUESTION
+from rag.engines.offline.selection import Candidate
 from rag.engines.offline.text import _clean_sentence, _cite_label, _label_of, _norm, _quote, _sentences, language_of
 from rag.engines.offline.vocabulary import FRAMES
 from rag.types import Answer, Citation, Grade, Retrieved
@@ -34,55 +35,20 @@ class Answerer:
         return [{"role": "system", "content": f"offline engine, mode '{mode}' (rules, no language model): {description}"},
                 {"role": "user", "content": question}]
 
-    def _rank_sentences(self, terms: Sequence[str], docs: Sequence[Retrieved],
-                        wants_value: bool = False) -> list[tuple[float, int, str, Coverage]]:
-        """(score, doc position, sentence, coverage) for every sentence of the docs, best first. When the question
-        asks for a value (몇 / 얼마 / how many / what value), a sentence that states a number ranks higher."""
-        ranked: list[tuple[float, int, str, Coverage]] = []
-        for pos, doc in enumerate(docs):
-            for sentence in _sentences(doc.text):
-                clean = _clean_sentence(sentence)
-                if len(clean) < 12 or " " not in clean.strip() or sentence.lstrip().startswith("#"):
-                    continue
-                cov = coverage_of(terms, clean)
-                bonus = 0.15 if wants_value and cov.score > 0 and re.search(r"\d", clean) else 0.0
-                ranked.append((cov.score + bonus - 0.01 * pos, pos, clean, cov))
-        # Equal coverage in one document: the shorter sentence states the fact more directly
-        # ("연차 휴가는 입사 1년 후 15일이다" over a long sentence about the first year's exception).
-        ranked.sort(key=lambda x: (-round(x[0], 6), x[1], len(x[2])))
-        return ranked
-
-    def _select(self, terms: Sequence[str], docs: Sequence[Retrieved],
-                wants_value: bool = False) -> list[tuple[int, str, Coverage]]:
-        """Greedy cover: the best sentence, then sentences that add uncovered key terms."""
-        ranked = self._rank_sentences(terms, docs, wants_value)
-        if not ranked:
-            return []
-        chosen = [ranked[0]]
-        covered = set(ranked[0][3].covered)
-        for item in ranked[1:]:
-            if len(chosen) >= self.rules.max_evidence:
-                break
-            new = set(item[3].covered) - covered
-            if new and item[0] >= 0.25 and len(item[3].covered) >= 2:
-                chosen.append(item)
-                covered |= new
-        if (len(chosen) == 1 and len(ranked) > 1 and ranked[1][0] >= max(0.25, 0.6 * ranked[0][0])
-                and ranked[1][1] != ranked[0][1]):
-            chosen.append(ranked[1])  # a second source that supports the same terms
-        return [(pos, s, cov) for _, pos, s, cov in chosen]
-
     def _answer_with_citations(self, question: str, pool: list[Retrieved], terms: Sequence[str], lang: str,
-                               uncertainty: str | None) -> tuple[str, list[Citation], list[tuple[int, str, Coverage]]]:
+                               uncertainty: str | None) -> tuple[str, list[Citation], list[Candidate]]:
         f = FRAMES[lang]
-        picked = self._select(terms, pool, wants_value=bool(VALUE_QUESTION.search(_norm(question))))
+        picked = self._select(question, terms, pool, wants_value=bool(VALUE_QUESTION.search(_norm(question))))
+        if not picked:  # nothing quotable (very short texts): quote the first document as it is
+            first = " ".join(pool[0].text.split())[:300] or "-"
+            picked = [Candidate(0.0, 0, 0, first, coverage_of(terms, first), 0.0, "", False)]
         order: list[int] = []
-        for pos, _, _ in picked:
-            if pos not in order:
-                order.append(pos)
+        for c in picked:
+            if c.pos not in order:
+                order.append(c.pos)
         number = {pos: i + 1 for i, pos in enumerate(order)}
-        lines = [f"{f['conclusion']}: {picked[0][1]} [{number[picked[0][0]]}]", f"{f['evidence']}:"]
-        lines += [f"- {s} [{number[pos]}]" for pos, s, _ in picked]
+        lines = [f"{f['conclusion']}: {picked[0].text} [{number[picked[0].pos]}]", f"{f['evidence']}:"]
+        lines += [f"- {c.text} [{number[c.pos]}]" for c in picked]
         lines.append(f"{f['sources']}: " + "; ".join(f"[{number[p]}] {_cite_label(pool[p])}" for p in order))
         if uncertainty:
             lines.append(f"{f['uncertainty']}: {uncertainty}")
@@ -96,8 +62,9 @@ class Answerer:
         correct = sorted((i for i, lab in enumerate(labels) if lab == "correct"), key=lambda i: -grades[i].score)
         ambiguous = sorted((i for i, lab in enumerate(labels) if lab == "ambiguous"), key=lambda i: -grades[i].score)
         pool = [docs[i] for i in correct + ambiguous]
-        template = self._template("answer", "quote the sentences of correct (then ambiguous) documents that best cover "
-                                  "the question's key terms; conclusion + evidence + citations + uncertainty; "
+        template = self._template("answer", "quote the sentences of correct (then ambiguous) documents that best match "
+                                  "the question (meaning across languages, key terms, the section it asks about); "
+                                  "conclusion + evidence + citations + uncertainty; "
                                   "abstain when no document is correct or ambiguous", question)
         if not pool:
             text = f"{f['abstain']} {f['abstain_hint']}"
@@ -107,17 +74,25 @@ class Answerer:
             return self._generate_graph_answer(question, docs, grades, lang, template)
         terms, _ = question_terms(question)
         text, citations, picked = self._answer_with_citations(question, pool, terms, lang, uncertainty=None)
-        picked_cov = coverage_of(terms, "\n".join(s for _, s, _ in picked))
+        quoted = "\n".join(c.text for c in picked)
+        picked_cov = coverage_of(terms, quoted)
+        check, share = checkable_terms(terms, question, quoted, picked_cov)
+        missing = [t for t in picked_cov.missing if t in check]
+        semantic = max(c.semantic for c in picked)
         if not correct:
             uncertainty = f["ambiguous_only"]
-        elif picked_cov.missing:
-            uncertainty = f["missing"].format(terms=_quote(picked_cov.missing))
+        elif missing:
+            uncertainty = f["missing"].format(terms=_quote(missing))
+        elif share < 1.0:
+            uncertainty = f["by_meaning"].format(score=f"{semantic:.2f}")
         else:
             uncertainty = f["all_covered"]
         text += f"\n{f['uncertainty']}: {uncertainty}"
         reason = (f"extractive: {len(picked)} sentence(s) from {len(citations)} document(s) "
                   f"({len(correct)} correct, {len(ambiguous)} ambiguous in context); "
-                  f"{picked_cov.summary()}")
+                  f"{picked_cov.summary()}; semantic match {semantic:.2f}")
+        if picked[0].scoped:
+            reason += f"; section '{picked[0].heading}' answers the kind of question asked"
         return Answer(text, citations, False, reason, context=self._context(pool), prompt=template)
 
     def _generate_graph_answer(self, question: str, docs: list[Retrieved], grades: list[Grade] | None, lang: str,

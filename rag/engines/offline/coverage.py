@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from rag.engines.offline.rules import (_CLAUSE_SPLIT, _FILLER_PREFIXES, _FILLER_WORDS, _KO_LONG_ENDINGS,
@@ -14,15 +15,21 @@ from rag.engines.offline.vocabulary import GLOSSARY, SYNONYMS
 from rag.textutil import key_terms, tokenize
 from rag.types import Retrieved
 
-def _glossary_translations(term: str) -> list[str]:
-    """Other-language forms of a term from the glossary (term in any of the three languages)."""
-    t = _norm(term)
-    out: list[str] = []
+@lru_cache(maxsize=1)
+def _glossary_index() -> dict[str, list[str]]:
+    """normalised form -> its other-language forms, in glossary order (built once)."""
+    index: dict[str, list[str]] = {}
     for row in GLOSSARY:
         forms = [_norm(f) for f in row]
-        if t in forms:
+        for t in forms:
+            out = index.setdefault(t, [])
             out.extend(f for f in forms if f != t and f not in out)
-    return out
+    return index
+
+
+def _glossary_translations(term: str) -> list[str]:
+    """Other-language forms of a term from the glossary (term in any of the three languages)."""
+    return list(_glossary_index().get(_norm(term), ()))
 
 
 class _Text:
@@ -144,8 +151,14 @@ def question_terms(question: str) -> tuple[list[str], set[str]]:
     return terms, focus or set(terms)
 
 
+@lru_cache(maxsize=20000)
+def prepared_text(text: str) -> _Text:
+    """A text prepared for matching, kept for the next question (the same sentences come back often)."""
+    return _Text(text)
+
+
 def coverage_of(terms: Sequence[str], text: str | _Text, focus: set[str] | None = None) -> Coverage:
-    prepared = text if isinstance(text, _Text) else _Text(text)
+    prepared = text if isinstance(text, _Text) else prepared_text(text)
     credit: dict[str, float] = {}
     how: dict[str, str] = {}
     for t in terms:
@@ -162,3 +175,48 @@ def _fact_coverage(terms: Sequence[str], focus: set[str] | None, doc: Retrieved)
             if cov.credit.get(t, 0.0) < 1.0 and _slot_term(t, triple[1]):
                 cov.credit[t], cov.how[t] = 1.0, f"via relation {triple[1]}"
     return cov
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+_CJK_OR_HANGUL = re.compile(r"[\uac00-\ud7a3\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def _name_like(term: str, question: str) -> bool:
+    """A Latin term written with a capital (not only at the start) or a digit in the question: a name such as
+    'Atlas' or 'bge-m3', which a document in another language keeps as written."""
+    if any(ch.isdigit() for ch in term):
+        return True
+    for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(term)}(?![A-Za-z0-9])", question, flags=re.IGNORECASE):
+        word = m.group(0)
+        if word[:1].isupper() and (m.start() > 0 or word[1:2].isupper()):
+            return True
+    return False
+
+
+def checkable_terms(terms: Sequence[str], question: str, text: str, cov: Coverage) -> tuple[list[str], float]:
+    """The key terms a text could contain as written, and their share of the question's content terms.
+
+    A Korean word cannot be expected in an English or Chinese sentence (nor the other way round), so its absence
+    there is no evidence; numbers, names and words the text does contain always count. The share (0..1) says how
+    far lexical coverage can be trusted for this text; the rest is left to the semantic signal."""
+    latin_letters = len(_LATIN_WORD.findall(text))
+    other_letters = len(_CJK_OR_HANGUL.findall(text))
+    has_hangul = _HANGUL.search(text) is not None
+    has_han = _HAN.search(text) is not None
+    mostly_latin = latin_letters * 2 >= other_letters  # words vs CJK characters: a rough "written in English"
+    out: list[str] = []
+    for t in terms:
+        if cov.credit.get(t, 0.0) > 0 or _is_number(t):
+            ok = True
+        elif _HANGUL.search(t):
+            ok = has_hangul
+        elif _HAN.search(t):
+            ok = has_han
+        else:
+            ok = mostly_latin or _name_like(t, question)
+        if ok:
+            out.append(t)
+    content = cov.content_terms
+    if not content:
+        return out, 1.0
+    return out, sum(1 for t in content if t in out) / len(content)

@@ -12,7 +12,8 @@
 """
 from __future__ import annotations
 
-from typing import Any
+from datetime import date
+from typing import Any, Callable
 
 from rag.config import Settings
 from rag.engines.offline.answering import Answerer
@@ -24,16 +25,22 @@ from rag.engines.offline.grading import Grader
 from rag.engines.offline.rewriting import Rewriter
 from rag.engines.offline.routing import Router
 from rag.engines.offline.rules import SIMILARITY_RANGES, OfflineRules
+from rag.engines.offline.selection import EvidenceSelector
+from rag.engines.offline.semantics import Semantics
+from rag.engines.offline.temporal import Clock
 from rag.types import Retrieved
 
 
-class OfflineEngine(Router, Grader, ContextEvaluator, Rewriter, Answerer, DirectAnswerer, Extractor, Critics):
+class OfflineEngine(Router, Grader, ContextEvaluator, Rewriter, Answerer, EvidenceSelector, DirectAnswerer, Extractor,
+                    Semantics, Clock, Critics):
     """Rules and scores only; every result says which rule or score decided it."""
 
     name = "offline"
 
-    def __init__(self, settings: Settings, embedder: Any = None, rules: OfflineRules | None = None) -> None:
+    def __init__(self, settings: Settings, embedder: Any = None, rules: OfflineRules | None = None,
+                 clock: Callable[[], date] | None = None) -> None:
         self.settings = settings
+        self.clock = clock  # today's date (None: RAG_TODAY, else the system date); see temporal.py
         self.rules = rules or OfflineRules()
         self._embedder = embedder
         self._query_vectors: dict[str, list[float]] = {}
@@ -88,7 +95,8 @@ class OfflineEngine(Router, Grader, ContextEvaluator, Rewriter, Answerer, Direct
             "embedder": self._embedder_name(),
             "rules": {
                 "classify_order": ["direct (translation / arithmetic / code syntax)",
-                                   f"web (temporal markers, years >= {r.recent_year_from})",
+                                   "web (temporal markers; a year the documents do not mention, "
+                                   f"within {r.recent_years} year(s) of today or later)",
                                    "graph (relation patterns, or >= 2 known graph entities)", "vector (default)"],
                 "similarity_range": [lo, hi],
                 "grade_score": f"{r.sim_weight} * similarity rescaled to [{lo}, {hi}] + "

@@ -1,9 +1,9 @@
 """evaluate: context quality 0..1 of the graded documents together."""
 from __future__ import annotations
 
-from rag.engines.offline.coverage import Coverage, _fact_coverage, coverage_of, question_terms
+from rag.engines.offline.coverage import Coverage, _fact_coverage, checkable_terms, coverage_of, question_terms
 from rag.engines.offline.relations import asked_relations, graph_path
-from rag.engines.offline.text import _doc_text_for_grading, _label_of, _quote
+from rag.engines.offline.text import _doc_text_for_grading, _is_number, _label_of, _quote
 from rag.types import Grade, Quality, Retrieved
 
 
@@ -24,21 +24,42 @@ class ContextEvaluator:
         best = max((s * grades[i].score for i, s in enumerate(supports) if s > 0), default=0.0)
         share = sum(supports) / len(docs)
         credit = {t: 0.0 for t in terms}
+        checkable: set[str] = set()  # terms some supporting document could contain as written
+        sem_best = 0.0
+        vector_support = [i for i, s in enumerate(supports) if s > 0 and docs[i].tool != "graph"]
+        evidence = dict(zip(vector_support, self.sentence_evidence(question, [docs[i] for i in vector_support])))
         for i, s in enumerate(supports):
             if s <= 0:
                 continue
-            cov = (_fact_coverage(terms, focus, docs[i]) if docs[i].tool == "graph"
-                   else coverage_of(terms, _doc_text_for_grading(docs[i])))
+            if docs[i].tool == "graph":
+                cov = _fact_coverage(terms, focus, docs[i])
+                checkable |= set(terms)
+            else:
+                text = _doc_text_for_grading(docs[i])
+                cov = coverage_of(terms, text)
+                checkable |= set(checkable_terms(terms, question, text, cov)[0])
+                sem_best = max(sem_best, s * evidence[i].best_score)
             for t in terms:
                 credit[t] = max(credit[t], s * cov.credit.get(t, 0.0))
         weights = {t: Coverage(terms, {}, {}, focus).weight(t) for t in terms}
         total = sum(weights.values())
         union = sum(weights[t] * credit[t] for t in terms) / total if total else (1.0 if best > 0 else 0.0)
+        content = [t for t in terms if not _is_number(t)]
+        lexical_share = (sum(1 for t in content if t in checkable) / len(content)) if content else 1.0
+        if lexical_share < 1.0:
+            # key terms no supporting document could contain as written (another language) are judged by meaning:
+            # the lexical union over the checkable terms, blended with the best semantic sentence match
+            check_total = sum(weights[t] for t in terms if t in checkable)
+            lex_union = (sum(weights[t] * credit[t] for t in terms if t in checkable) / check_total
+                         if check_total else 0.0)
+            union = lexical_share * lex_union + (1 - lexical_share) * sem_best
         quality = round(r.quality_best * best + r.quality_coverage * union + r.quality_share * share, 3)
-        missing = [t for t in terms if credit[t] <= 0]
+        missing = [t for t in terms if credit[t] <= 0 and (t in checkable or not checkable)]
         reason = (f"{r.quality_best}×best {best:.2f} + {r.quality_coverage}×coverage {union:.2f} + "
                   f"{r.quality_share}×share {share:.2f} = {quality:.2f} "
                   f"({n_correct} correct, {n_amb} ambiguous of {len(docs)})")
+        if lexical_share < 1.0:
+            reason += f"; coverage blends key terms ({lexical_share:.0%} checkable) with semantic match {sem_best:.2f}"
         asked = asked_relations(question)
         if asked and any(d.tool == "graph" for d in docs):
             # graph facts answer a chain: what counts is whether every asked relation is reached from the

@@ -1,7 +1,8 @@
 """grade: CRAG labels (correct / ambiguous / incorrect) for one retrieved document or graph fact."""
 from __future__ import annotations
 
-from rag.engines.offline.coverage import Coverage, _fact_coverage, coverage_of, question_terms
+from rag.engines.offline.coverage import Coverage, _fact_coverage, checkable_terms, coverage_of, question_terms
+from rag.engines.offline.rules import SEMANTIC_STRONG
 from rag.engines.offline.relations import asked_relations
 from rag.engines.offline.text import _contains_phrase, _doc_text_for_grading, _norm, _quote, _specific
 from rag.types import Grade, Retrieved
@@ -21,16 +22,28 @@ class Grader:
         cov = coverage_of(terms, text, focus)
         if doc.tool == "graph":
             return self._grade_fact(question, doc, terms, focus, cov)
-        else:
-            sim, _origin = self.similarity(question, doc)
-            lo, hi = self.similarity_range()
-            sim_n = min(1.0, max(0.0, (sim - lo) / (hi - lo)))
-            score = r.sim_weight * sim_n + (1 - r.sim_weight) * cov.score
-            basis = f"similarity {sim:.2f}, {cov.summary()}"
+        sim, _origin = self.similarity(question, doc)
+        lo, hi = self.similarity_range()
+        sim_n = min(1.0, max(0.0, (sim - lo) / (hi - lo)))
+        ev = self.sentence_evidence(question, [doc])[0]
+        sem = ev.best_score
+        # lexical evidence counts only for the key terms this text could contain as written (a Korean word is no
+        # evidence for or against an English sentence); the rest of the judgement is the semantic signal
+        check, share = checkable_terms(terms, question, text, cov)
+        lex = coverage_of(check, text, focus) if check else Coverage([], {}, {}, focus)
+        lex_score = lex.score if check else 0.0
+        cov_eff = share * lex_score + (1 - share) * sem
+        sim_eff = share * sim_n + (1 - share) * sem
+        score = r.sim_weight * sim_eff + (1 - r.sim_weight) * cov_eff
+        best = ev.units[ev.best].text if ev.best >= 0 else ""
+        basis = f"similarity {sim:.2f}, {cov.summary()}"
+        if share < 1.0:
+            basis += (f"; semantic match {sem:.2f} (best sentence: '{best[:60]}'), "
+                      f"{share:.0%} of the key terms checkable in this text's language")
         score = round(min(1.0, max(0.0, score)), 3)
 
-        if cov.content_terms and cov.content_hits == 0:
-            label, why = "incorrect", "none of the asked-about words " + _quote(cov.content_terms, 4)
+        if lex.content_terms and lex.content_hits == 0 and not (share < 1.0 and sem >= SEMANTIC_STRONG):
+            label, why = "incorrect", "none of the asked-about words " + _quote(lex.content_terms, 4)
             score = min(score, 0.2)
         elif not terms and score >= r.correct_score:
             label, why = "correct", "no key terms in the question; similarity decides"
@@ -38,12 +51,12 @@ class Grader:
             label = "ambiguous" if score >= r.ambiguous_score * 0.8 else "incorrect"
             why = f"lacks {_quote(cov.missing_numbers)} from the question"
             score = min(score, r.correct_score - 0.05)
-        elif score >= r.correct_score and cov.score >= r.correct_coverage:
+        elif score >= r.correct_score and cov_eff >= r.correct_coverage:
             label, why = "correct", f"score {score:.2f} ≥ {r.correct_score}"
         elif score >= r.ambiguous_score:
             label = "ambiguous"
             why = (f"score {score:.2f} < {r.correct_score}" if score < r.correct_score
-                   else f"coverage {cov.score:.2f} < {r.correct_coverage}")
+                   else f"coverage {cov_eff:.2f} < {r.correct_coverage}")
         else:
             label, why = "incorrect", f"score {score:.2f} < {r.ambiguous_score}"
         return Grade(label=label, score=round(score, 3), reason=f"{basis} → {label}: {why}")

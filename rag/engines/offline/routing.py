@@ -6,8 +6,9 @@ from typing import Sequence
 
 from rag.engines.offline.arithmetic import extract_expression, list_aggregate
 from rag.engines.offline.rules import (ARITHMETIC_PATTERNS, CHAIN_PATTERN, CODE_PATTERNS, HOW_CONNECTED,
-                                       RELATION_MARKERS, RELATIVE_HOP_PATTERN, TEMPORAL_MARKERS, TRANSLATION_MARKERS,
+                                       RELATION_MARKERS, RELATIVE_HOP_PATTERN, TRANSLATION_MARKERS,
                                        VALUE_QUESTION)
+from rag.engines.offline.temporal import temporal_markers, years_in
 from rag.engines.offline.text import _contains_phrase, _norm, _quote, _specific
 from rag.types import Decision
 
@@ -50,12 +51,23 @@ class Router:
                                 signals={"rule": "code_syntax", "matched": [m.group(0).strip()], "checked": checked})
 
         checked.append("temporal")
-        markers = [m for m in TEMPORAL_MARKERS if _contains_phrase(q, m)]
-        years = [y for y in re.findall(r"(?<!\d)(\d{4})(?!\d)", q) if self.rules.recent_year_from <= int(y) <= 2100]
-        if markers or years:
-            what = f"temporal marker '{markers[0]}'" if markers else f"year {years[0]} (>= {self.rules.recent_year_from})"
-            return Decision("web", f"{what} → web (the documents may be out of date)",
-                            signals={"rule": "temporal", "matched": markers + years, "checked": checked})
+        markers = temporal_markers(question)
+        if markers:
+            return Decision("web", f"temporal marker '{markers[0]}' → web (fresh information; the documents may be "
+                            f"out of date)", signals={"rule": "temporal", "matched": markers, "checked": checked})
+        today = self.today()
+        dated: list[str] = []
+        for year in years_in(question):
+            covered = self.kb_mentions(str(year))
+            if covered:
+                dated.append(str(year))  # a dated event the documents cover: route on as a document question
+            elif year > today.year or year >= today.year - self.rules.recent_years:
+                return Decision("web", f"year {year} is recent (today is {today.isoformat()}) and the knowledge base "
+                                "does not mention it → web",
+                                signals={"rule": "temporal", "matched": [str(year)], "today": today.isoformat(),
+                                         "checked": checked})
+        if dated:
+            checked.append(f"dated event covered by the documents ({', '.join(dated)})")
 
         checked.append("relation")
         entities = self._entities_in(question, known_entities)

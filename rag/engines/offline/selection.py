@@ -1,0 +1,107 @@
+"""Which sentences an extractive answer quotes: question ↔ sentence meaning (multilingual embedder), key terms
+where they can be checked, the value a question asks for, and the heading a sentence sits under."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from rag.engines.offline.coverage import Coverage, checkable_terms, coverage_of
+from rag.engines.offline.rules import INTENT_HEADING_BONUS, SEMANTIC_RANK_WEIGHT, VALUE_BONUS
+from rag.engines.offline.semantics import heading_matches, question_intents
+from rag.types import Retrieved
+
+_CJK = re.compile(r"[\uac00-\ud7a3\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+@dataclass
+class Candidate:
+    rank: float
+    pos: int  # position of the document in the pool
+    index: int  # position of the sentence in the document
+    text: str
+    cov: Coverage  # key terms of the question in this sentence
+    semantic: float  # 0..1 semantic match of this sentence
+    heading: str
+    scoped: bool  # under a heading of the kind the question asks (cause / procedure / comparison)
+
+
+def _score_over(cov: Coverage, terms: Sequence[str]) -> float:
+    """Coverage score over a subset of the question's terms (same weights as ``Coverage.score``)."""
+    total = sum(cov.weight(t) for t in terms)
+    return sum(cov.weight(t) * cov.credit.get(t, 0.0) for t in terms) / total if total else 0.0
+
+
+def _quotable(text: str) -> bool:
+    """Long enough to state something: 12+ characters with a space, or 6+ for Chinese / Korean / Japanese."""
+    clean = text.strip()
+    if _CJK.search(clean):
+        return len(clean) >= 6
+    return len(clean) >= 12 and " " in clean
+
+
+class EvidenceSelector:
+    """Ranks and picks the sentences an answer quotes (part of ``OfflineEngine``)."""
+
+    def _rank_sentences(self, question: str, terms: Sequence[str], docs: Sequence[Retrieved],
+                        wants_value: bool = False) -> list[Candidate]:
+        """Every quotable sentence of the docs, best first.
+
+        rank = share × key-term coverage + (1 − share) × semantic match + w × semantic match (+ value, heading
+        bonuses), where share is the part of the key terms the document could contain as written (its language):
+        a same-language document is judged by its words first, another language's by meaning."""
+        intents = question_intents(question)
+        evidence = self.sentence_evidence(question, docs)
+        ranked: list[Candidate] = []
+        for pos, (doc, ev) in enumerate(zip(docs, evidence)):
+            doc_cov = coverage_of(terms, doc.text)
+            check, share = checkable_terms(terms, question, doc.text, doc_cov)
+            for j, unit in enumerate(ev.units):
+                if not _quotable(unit.text):
+                    continue
+                # a cause / procedure / comparison question reads a sentence with its heading ("Root cause")
+                scoped_text = f"{unit.heading}\n{unit.text}" if intents and unit.heading else unit.text
+                cov = coverage_of(terms, scoped_text)
+                lex = _score_over(cov, check)
+                sem = float(ev.scores[j])
+                rank = share * lex + (1 - share) * sem + SEMANTIC_RANK_WEIGHT * sem
+                if wants_value and (lex > 0 or sem > 0.5) and re.search(r"\d", unit.text):
+                    rank += VALUE_BONUS
+                scoped = bool(intents) and heading_matches(unit.heading, intents)
+                if scoped and (lex > 0 or sem > 0.3):
+                    rank += INTENT_HEADING_BONUS
+                ranked.append(Candidate(rank - 0.01 * pos, pos, j, unit.text, cov, sem, unit.heading, scoped))
+        # Equal rank in one document: the shorter sentence states the fact more directly
+        # ("연차 휴가는 입사 1년 후 15일이다" over a long sentence about the first year's exception).
+        ranked.sort(key=lambda c: (-round(c.rank, 6), c.pos, len(c.text)))
+        return ranked
+
+    def _select(self, question: str, terms: Sequence[str], docs: Sequence[Retrieved],
+                wants_value: bool = False) -> list[Candidate]:
+        """The best sentence, then: the rest of its section when the question asks for a cause / procedure /
+        comparison and the best sentence sits under such a heading; sentences that add uncovered key terms; a
+        second source that supports the same."""
+        ranked = self._rank_sentences(question, terms, docs, wants_value)
+        if not ranked:
+            return []
+        top = ranked[0]
+        chosen = [top]
+        if top.scoped:  # the few sentences of that section, in document order
+            section = sorted((c for c in ranked if c.pos == top.pos and c.heading == top.heading and c is not top),
+                             key=lambda c: c.index)
+            for c in section[: self.rules.max_evidence - 1]:
+                chosen.append(c)
+            chosen.sort(key=lambda c: (c is not top, c.index))
+            return chosen
+        covered = set(top.cov.covered)
+        for item in ranked[1:]:
+            if len(chosen) >= self.rules.max_evidence:
+                break
+            new = set(item.cov.covered) - covered
+            if new and item.rank >= 0.25 and len(item.cov.covered) >= 2:
+                chosen.append(item)
+                covered |= new
+        if (len(chosen) == 1 and len(ranked) > 1 and ranked[1].rank >= max(0.25, 0.6 * top.rank)
+                and ranked[1].pos != top.pos):
+            chosen.append(ranked[1])  # a second source that supports the same terms
+        return chosen

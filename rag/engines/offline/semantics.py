@@ -1,0 +1,186 @@
+"""Question ↔ sentence similarity with the multilingual embedder: the semantic signal of grading, evaluation and
+answer selection (an English question meets a Korean or Chinese sentence and the other way round).
+
+Sentence vectors come from ``rag.sentences`` (computed at ingest, stored per chunk id). A chunk the store lacks
+(a knowledge base built before sentence vectors existed) is split and embedded once and written back, so it is
+never embedded again; graph facts (their evidence sentence) and web results are embedded once per process.
+The question is embedded once per engine (cached by text).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from rag.engines.offline.rules import (INTENT_CUES, LANGUAGE_ANCHORS, SEMANTIC_MARGIN_RANGE,
+                                       SENTENCE_SIMILARITY_RANGES)
+from rag.engines.offline.text import language_of
+from rag.sentences import ChunkSentences, Unit, embed_units, split_units, store_for
+from rag.types import Retrieved
+
+_MEMORY_LIMIT = 4000
+_ANCHORS: dict[str, dict[str, np.ndarray]] = {}  # embedder name -> language -> anchor vectors
+
+
+def question_intents(question: str) -> set[str]:
+    """'cause' / 'procedure' / 'comparison' when the question asks for one (language cues, rules.INTENT_CUES)."""
+    q = question.lower()
+    return {name for name, cue in INTENT_CUES.items() if re.search(cue, q)}
+
+
+def heading_matches(heading: str, intents: set[str]) -> bool:
+    h = heading.lower()
+    return bool(heading) and any(re.search(INTENT_CUES[i], h) for i in intents)
+
+
+@dataclass
+class SentenceEvidence:
+    """The sentence units of one document scored against the question."""
+
+    units: list[Unit]
+    sims: np.ndarray  # cosine question ↔ unit
+    margins: np.ndarray  # cosine minus the question's floor in the unit's language
+    scores: np.ndarray  # margins rescaled to 0..1 (rules.SEMANTIC_MARGIN_RANGE)
+
+    @property
+    def best(self) -> int:
+        return int(np.argmax(self.scores)) if len(self.scores) else -1
+
+    @property
+    def best_score(self) -> float:
+        return float(self.scores.max()) if len(self.scores) else 0.0
+
+
+def _fact_units(doc: Retrieved) -> list[Unit]:
+    """A graph fact is one unit: its evidence sentence (or its text), with the triple as context."""
+    meta = doc.metadata or {}
+    evidence = meta.get("evidence") if isinstance(meta.get("evidence"), str) else ""
+    triple = meta.get("triple") or []
+    head = " ".join(str(t) for t in triple) if len(triple) == 3 else ""
+    return [Unit(head, (evidence or doc.text).strip() or doc.text)]
+
+
+class Semantics:
+    """Sentence units of retrieved documents and their similarity to the question (part of ``OfflineEngine``)."""
+
+    def _semantic_state(self) -> tuple[dict[str, np.ndarray], dict[str, ChunkSentences]]:
+        if not hasattr(self, "_qvec_cache"):
+            self._qvec_cache: dict[str, np.ndarray] = {}
+            self._units_cache: dict[str, ChunkSentences] = {}
+        return self._qvec_cache, self._units_cache
+
+    def sentence_similarity_range(self) -> tuple[float, float]:
+        name = self._embedder_name().lower()
+        if "e5" in name:
+            return SENTENCE_SIMILARITY_RANGES["e5"]
+        if "openai" in name or "text-embedding" in name:
+            return SENTENCE_SIMILARITY_RANGES["openai"]
+        return SENTENCE_SIMILARITY_RANGES["default"]
+
+    def question_vector(self, question: str) -> np.ndarray:
+        cache, _ = self._semantic_state()
+        if question not in cache:
+            if len(cache) > _MEMORY_LIMIT:
+                cache.clear()
+            v = np.asarray(self.embedder.embed_query(question), dtype=np.float32)
+            n = float(np.linalg.norm(v))
+            cache[question] = v / n if n else v
+        return cache[question]
+
+    def units_of(self, docs: Sequence[Retrieved]) -> list[ChunkSentences]:
+        """The sentence units (with vectors) of each document, in order: from memory, else the sentence store
+        (chunks), else embedded now — and a chunk embedded now is written to the store, never embedded again."""
+        _, memory = self._semantic_state()
+        name = self._embedder_name()
+        keys = [f"{name}|{d.tool}|{d.id}|{hash(d.text)}" for d in docs]
+        out: list[ChunkSentences | None] = [memory.get(k) for k in keys]
+        chunks = {d.id: d.text for d, o in zip(docs, out) if o is None and d.tool == "vector" and d.id}
+        stored: dict[str, ChunkSentences] = {}
+        store = None
+        if chunks:
+            store = store_for(self.settings.data_dir)
+            stored = store.get(chunks, name)
+        todo: list[tuple[int, list[Unit]]] = []
+        for i, doc in enumerate(docs):
+            if out[i] is not None:
+                continue
+            if doc.tool == "vector" and doc.id in stored:
+                out[i] = stored[doc.id]
+            else:
+                units = _fact_units(doc) if doc.tool == "graph" else split_units(doc.text)[0]
+                todo.append((i, units or [Unit("", doc.text.strip() or doc.text or " ")]))
+        if todo:
+            vectors = embed_units(self.embedder, [units for _, units in todo])
+            backfill = []
+            for (i, units), v in zip(todo, vectors):
+                out[i] = ChunkSentences(units, v)
+                doc = docs[i]
+                if doc.tool == "vector" and store is not None and doc.id:
+                    backfill.append((doc.id, doc.doc_id or "", doc.text, units, v))
+            if backfill and store is not None:
+                store.write(backfill, embedder_name=name)
+        if len(memory) > _MEMORY_LIMIT:
+            memory.clear()
+        for k, o in zip(keys, out):
+            memory[k] = o
+        return [o if o is not None else ChunkSentences([], np.zeros((0, 1), np.float32)) for o in out]
+
+    def unit_similarities(self, question: str, docs: Sequence[Retrieved]) -> list[np.ndarray]:
+        """Cosine of the question with every unit of every document (one array per document)."""
+        if not docs:
+            return []
+        q = self.question_vector(question)
+        sims: list[np.ndarray] = []
+        for cs in self.units_of(docs):
+            if cs.vectors.size and cs.vectors.shape[1] == q.shape[0]:
+                sims.append(cs.vectors @ q)
+            else:
+                sims.append(np.zeros(len(cs.units), np.float32))
+        return sims
+
+    def rescale_sentence(self, sim: float) -> float:
+        lo, hi = self.sentence_similarity_range()
+        return float(min(1.0, max(0.0, (sim - lo) / (hi - lo))))
+
+    def best_unit(self, question: str, doc: Retrieved) -> tuple[float, str, Any]:
+        """(best question ↔ unit cosine, that unit's text, its heading) of one document."""
+        cs = self.units_of([doc])[0]
+        sims = self.unit_similarities(question, [doc])[0]
+        if not len(sims):
+            return 0.0, "", ""
+        j = int(np.argmax(sims))
+        return float(sims[j]), cs.units[j].text, cs.units[j].heading
+
+    def _language_floor(self, question: str) -> dict[str, float]:
+        """The question's mean cosine with everyday sentences of each language (rules.LANGUAGE_ANCHORS)."""
+        name = self._embedder_name()
+        if name not in _ANCHORS:
+            langs = list(LANGUAGE_ANCHORS)
+            flat = [t for lang in langs for t in LANGUAGE_ANCHORS[lang]]
+            vectors = embed_units(self.embedder, [[Unit("", t) for t in flat]])[0]
+            out, start = {}, 0
+            for lang in langs:
+                n = len(LANGUAGE_ANCHORS[lang])
+                out[lang] = vectors[start : start + n]
+                start += n
+            _ANCHORS[name] = out
+        q = self.question_vector(question)
+        return {lang: float((v @ q).mean()) if v.shape[1] == q.shape[0] else 0.0
+                for lang, v in _ANCHORS[name].items()}
+
+    def sentence_evidence(self, question: str, docs: Sequence[Retrieved]) -> list[SentenceEvidence]:
+        """Every document's units with their cosine, language-corrected margin and 0..1 semantic score."""
+        if not docs:
+            return []
+        floor = self._language_floor(question)
+        lo, hi = SEMANTIC_MARGIN_RANGE
+        out: list[SentenceEvidence] = []
+        for cs, sims in zip(self.units_of(docs), self.unit_similarities(question, docs)):
+            base = np.asarray([floor.get(language_of(u.text), floor.get("en", 0.0)) for u in cs.units],
+                              dtype=np.float32)
+            margins = (sims - base) if len(base) else np.zeros(0, np.float32)
+            scores = np.clip((margins - lo) / (hi - lo), 0.0, 1.0)
+            out.append(SentenceEvidence(cs.units, sims, margins, scores))
+        return out

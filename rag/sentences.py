@@ -1,0 +1,218 @@
+"""Sentence units of every chunk and their vectors, computed once at ingest and stored beside the chunk.
+
+A *unit* is one sentence (or list item) of a chunk with the nearest Markdown heading above it; it is embedded as
+``"<heading>: <sentence>"`` so that a sentence under ``## Root cause`` / ``## 원인`` / ``## 原因`` carries that
+context. The offline engine grades, evaluates and quotes at this level (question ↔ unit cosine), which works
+across languages because the bundled embedder is multilingual.
+
+Cost: ``embed_chunks`` embeds the units of a batch of chunks in one call and returns each chunk's vector as the
+normalised mean of its unit vectors — the chunk is not embedded a second time, so ingest costs about one pass of
+the embedder over the text (measured in ``bench/bench_engine.py``).
+
+Storage: ``data_dir/sentences.sqlite3``, one row per chunk id: doc id, embedder name, a hash of the chunk text,
+the units as JSON and their vectors as float32 bytes. ``SentenceStore.get`` returns only rows whose text hash and
+embedder match, so a stale row is never used (it is recomputed and rewritten).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sqlite3
+import threading
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from rag.textutil import split_sentences
+
+DB_NAME = "sentences.sqlite3"
+HEADING_CHARS = 60  # a heading longer than this is cut: it is context, not content
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
+_LIST_OR_HEADING = re.compile(r"^\s*(?:[-*•#|>]|\d+[.)]\s)")
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
+
+
+@dataclass
+class Unit:
+    heading: str  # nearest heading above the sentence ("" when none)
+    text: str  # the sentence as written (list markers removed)
+
+    def embed_text(self) -> str:
+        return f"{self.heading}: {self.text}" if self.heading else self.text
+
+
+@dataclass
+class ChunkSentences:
+    units: list[Unit]
+    vectors: np.ndarray  # float32, shape (len(units), dim), rows normalised
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8", "replace")).hexdigest()[:16]
+
+
+def split_units(text: str, heading: str = "") -> tuple[list[Unit], str]:
+    """Units of a chunk and the heading in force at its end (for the next chunk of the same document).
+
+    ``heading``: the heading in force where the chunk starts (chunks of a document come in order). A line wrapped
+    inside a sentence is joined to the next; headings and list items stay on their own; a heading line is not a
+    unit, it is the context of the units below it."""
+    units: list[Unit] = []
+    merged: list[str] = []
+
+    def flush() -> None:
+        for sentence in split_sentences("\n".join(merged)):
+            clean = _BULLET.sub("", sentence).strip()
+            if clean and re.search(r"\w", clean):
+                units.append(Unit(heading, clean))
+        merged.clear()
+
+    for line in (raw.strip() for raw in text.strip().splitlines()):
+        m = _HEADING.match(line)
+        if m:
+            flush()
+            heading = m.group(2).strip()[:HEADING_CHARS]
+            continue
+        previous = merged[-1] if merged else ""
+        wrapped = (previous and line and len(previous) >= 25 and not _LIST_OR_HEADING.match(line)
+                   and not re.search(r"[.!?。！？:：|]$", previous))
+        if wrapped:
+            merged[-1] = f"{previous} {line}"
+        else:
+            merged.append(line)
+    flush()
+    return units, heading
+
+
+def _normalise(matrix: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return matrix / norms
+
+
+def embed_units(embedder: Any, per_chunk: Sequence[list[Unit]]) -> list[np.ndarray]:
+    """Vectors of the units of several chunks in one batched embedder call (float32, rows normalised)."""
+    flat = [u.embed_text() for units in per_chunk for u in units]
+    vectors = np.asarray(embedder.embed_documents(flat), dtype=np.float32) if flat else np.zeros((0, 0), np.float32)
+    if len(flat):
+        vectors = _normalise(vectors)
+    out: list[np.ndarray] = []
+    start = 0
+    for units in per_chunk:
+        out.append(vectors[start : start + len(units)])
+        start += len(units)
+    return out
+
+
+def chunk_vector(units: Sequence[Unit], vectors: np.ndarray) -> list[float]:
+    """A chunk's vector pooled from its units: the mean weighted by sentence length, normalised."""
+    weights = np.asarray([max(1, len(u.text)) for u in units], dtype=np.float32)
+    pooled = (vectors * weights[:, None]).sum(axis=0)
+    norm = float(np.linalg.norm(pooled))
+    return (pooled / norm if norm else pooled).astype(float).tolist()
+
+
+def embed_chunks(embedder: Any, chunks: Sequence[Any], before: Sequence[Any] = ()
+                 ) -> tuple[list[list[float]], list[tuple[str, str, str, list[Unit], np.ndarray]]]:
+    """(chunk vectors, sentence rows for ``SentenceStore.write``) for ingest: every sentence of ``chunks`` embedded
+    in one batched call; a chunk's vector is pooled from its sentences, so no chunk is embedded twice.
+
+    ``chunks``: ``rag.types.Chunk`` objects of one document, in order; ``before``: the chunks of the same document
+    that come before them (only their headings are read). A chunk with no sentence unit is embedded whole."""
+    heading = ""
+    for chunk in before:
+        heading = split_units(chunk.text, heading)[1]
+    per_chunk: list[list[Unit]] = []
+    for chunk in chunks:
+        units, heading = split_units(chunk.text, heading)
+        per_chunk.append(units or [Unit("", chunk.text.strip() or chunk.text or " ")])
+    vectors = embed_units(embedder, per_chunk)
+    rows = [(c.chunk_id, c.doc_id, c.text, units, v) for c, units, v in zip(chunks, per_chunk, vectors)]
+    return [chunk_vector(units, v) for units, v in zip(per_chunk, vectors)], rows
+
+
+class SentenceStore:
+    """SQLite table of chunk id → units + float32 vectors (one short connection per call: thread-safe)."""
+
+    def __init__(self, data_dir: Path | str) -> None:
+        self.path = Path(data_dir) / DB_NAME
+
+    def _connect(self) -> sqlite3.Connection:
+        """A connection to a table that exists (the data directory may have been emptied meanwhile)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.path, timeout=30)
+        conn.execute("""CREATE TABLE IF NOT EXISTS sentences (
+            chunk_id TEXT PRIMARY KEY, doc_id TEXT NOT NULL, embedder TEXT NOT NULL, text_hash TEXT NOT NULL,
+            units TEXT NOT NULL, dim INTEGER NOT NULL, vectors BLOB NOT NULL)""")
+        conn.execute("CREATE INDEX IF NOT EXISTS sentences_doc ON sentences(doc_id)")
+        return conn
+
+    def write(self, rows: Iterable[tuple[str, str, str, list[Unit], np.ndarray]], embedder_name: str) -> None:
+        """rows: (chunk_id, doc_id, chunk text, units, vectors)."""
+        records = []
+        for chunk_id, doc_id, text, units, vectors in rows:
+            vectors = np.asarray(vectors, dtype=np.float32)
+            dim = int(vectors.shape[1]) if vectors.ndim == 2 and vectors.shape[0] else 0
+            records.append((chunk_id, doc_id, embedder_name, text_hash(text),
+                            json.dumps([[u.heading, u.text] for u in units], ensure_ascii=False), dim,
+                            vectors.tobytes()))
+        if not records:
+            return
+        with closing(self._connect()) as conn, conn:
+            conn.executemany("INSERT OR REPLACE INTO sentences VALUES (?, ?, ?, ?, ?, ?, ?)", records)
+
+    def get(self, chunks: dict[str, str], embedder_name: str) -> dict[str, ChunkSentences]:
+        """``chunks``: chunk id → chunk text. Rows whose text or embedder differ are left out (stale)."""
+        if not chunks:
+            return {}
+        ids = list(chunks)
+        out: dict[str, ChunkSentences] = {}
+        with closing(self._connect()) as conn:
+            for start in range(0, len(ids), 500):
+                part = ids[start : start + 500]
+                rows = conn.execute(
+                    f"SELECT chunk_id, embedder, text_hash, units, dim, vectors FROM sentences "
+                    f"WHERE chunk_id IN ({','.join('?' * len(part))})", part).fetchall()
+                for chunk_id, embedder, digest, units, dim, blob in rows:
+                    if embedder != embedder_name or digest != text_hash(chunks[chunk_id]) or not dim:
+                        continue
+                    vectors = np.frombuffer(blob, dtype=np.float32).reshape(-1, dim)
+                    out[chunk_id] = ChunkSentences([Unit(h, t) for h, t in json.loads(units)], vectors)
+        return out
+
+    def mentions(self, text: str) -> bool:
+        """True when some stored sentence or heading contains ``text`` (e.g. a year: does the knowledge base cover
+        it?)."""
+        pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        with closing(self._connect()) as conn:
+            row = conn.execute("SELECT 1 FROM sentences WHERE units LIKE ? ESCAPE '\\' LIMIT 1", (pattern,)).fetchone()
+        return row is not None
+
+    def delete_document(self, doc_id: str) -> None:
+        with closing(self._connect()) as conn, conn:
+            conn.execute("DELETE FROM sentences WHERE doc_id = ?", (doc_id,))
+
+    def clear(self) -> None:
+        with closing(self._connect()) as conn, conn:
+            conn.execute("DELETE FROM sentences")
+
+    def count(self) -> int:
+        with closing(self._connect()) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM sentences").fetchone()[0])
+
+
+_STORES: dict[str, SentenceStore] = {}
+_STORES_LOCK = threading.Lock()
+
+
+def store_for(data_dir: Path | str) -> SentenceStore:
+    """One ``SentenceStore`` per data directory per process."""
+    key = str(Path(data_dir).resolve())
+    with _STORES_LOCK:
+        if key not in _STORES:
+            _STORES[key] = SentenceStore(data_dir)
+        return _STORES[key]
