@@ -111,6 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", dest="edit", required=True, metavar="EDIT",
                    help="grade[I]=correct|ambiguous|incorrect, quality=0.8, threshold=0.4, route=graph, query=TEXT")
     p.add_argument("--json", action="store_true", help="print exactly one JSON object (the fork and its parent)")
+    p = runs_sub.add_parser("export", parents=[common],
+                            help="one self-contained HTML handout of a run (a fork: beside its parent)")
+    p.add_argument("run_id", metavar="RUN_ID", help="run id (a unique prefix of 4+ characters works)")
+    p.add_argument("-o", "--output", metavar="FILE", help="where to write it (default handout-RUN_ID.html)")
 
     sub.add_parser("status", parents=[common], help="backends, decision engine, counts")
 
@@ -491,6 +495,8 @@ def cmd_runs(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.runs_command == "fork":
         return _fork(args, store)
+    if args.runs_command == "export":
+        return _export(args, store)
     raise CliError(f"unknown runs action {args.runs_command!r}", EXIT_USAGE)
 
 
@@ -519,6 +525,24 @@ def _fork(args: argparse.Namespace, store) -> int:
                   f"{fork.replay['edit']['text']} (recorded: {fork.replay['edit']['was']})\n", file=out)
             print("parent path: " + " → ".join(parent.path), file=out)
             print(_format_run(fork), file=out)
+    return EXIT_OK
+
+
+def _export(args: argparse.Namespace, store) -> int:
+    from rag import handout
+
+    run = store.get(args.run_id)
+    if run is None:
+        raise CliError(f"no run with id {args.run_id!r} (list them: python -m rag runs list)", EXIT_FAILED)
+    parent = store.get(run.replay["parent_run_id"]) if run.replay.get("parent_run_id") else None
+    text = handout.fork_handout(parent, run) if parent else handout.run_handout(run)
+    path = Path(args.output or f"handout-{run.run_id}.html").expanduser()
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"could not write {path}: {exc.strerror or exc}", EXIT_FAILED) from None
+    note = "" if handout.svg("digraph{}") is not None else f" ({handout.DOT_MISSING})"
+    print(f"wrote {path} ({len(text.encode('utf-8')):,} bytes; open it in any browser, offline){note}")
     return EXIT_OK
 
 

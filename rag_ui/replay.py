@@ -10,6 +10,7 @@ from typing import Any
 
 import streamlit as st
 
+from rag import handout
 from rag.replay import fork_run
 from rag.trace import Run, Step
 from rag.types import RagError
@@ -17,8 +18,7 @@ from rag.variants.base import GRADE_LABELS
 from rag_ui import diagram, resources, widgets
 from rag_ui.state import INSPECT_RUN_ID
 
-FILL_EDITED = "#f28b82"  # the step whose decision was edited, on both diagrams
-COLOR_EDITED = "#a50e0e"
+FILL_EDITED = handout.FILL_MARK  # the step whose decision was edited, on both diagrams
 ROUTES = ("vector", "graph", "web", "direct")
 
 
@@ -104,17 +104,8 @@ def fork_panel(run: Run, step: Step | None) -> None:
 
 def mark_steps(run: Run, step_indices: list[int], label: str) -> str:
     """The run's full path (``diagram.agent_dot``) with the nodes of the given 0-based steps drawn in red and
-    labelled ``label #n`` (a later DOT statement for a node adds to its attributes)."""
-    dot = diagram.agent_dot(run)
-    numbers: dict[str, list[int]] = {}
-    for index in step_indices:
-        if 0 <= index < len(run.steps):
-            numbers.setdefault(run.steps[index].node, []).append(index + 1)
-    marks = [f'  "{node}" [fillcolor="{FILL_EDITED}", color="{COLOR_EDITED}", penwidth=4, fontcolor="black", '
-             f'xlabel="{label} ' + " ".join(f"#{n}" for n in found) + '"];' for node, found in numbers.items()]
-    if not marks:
-        return dot
-    return dot.rstrip().removesuffix("}") + "\n".join(marks) + "\n}"
+    labelled ``label #n``."""
+    return handout.mark_dot(diagram.agent_dot(run), run, step_indices, label)
 
 
 def marked_dot(run: Run, step_index: int) -> str:
@@ -146,3 +137,18 @@ def lineage_block(run: Run) -> None:
     if st.button(f"Open the parent run {parent_id}", key=f"open_parent_{run.run_id}"):
         st.session_state[INSPECT_RUN_ID] = parent_id
         st.rerun()
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _handout(run_id: str, data_dir: str) -> str:
+    run = resources.run_store(resources.settings()).get(run_id)
+    if run is None:
+        return ""
+    parent = run.replay.get("parent_run_id") and resources.run_store(resources.settings()).get(run.replay["parent_run_id"])
+    return handout.fork_handout(parent, run) if parent else handout.run_handout(run)
+
+
+def handout_button(run: Run) -> None:
+    """Download the run (a fork: with its parent side by side) as one self-contained HTML file for a class."""
+    st.download_button("Download a handout (HTML) · 유인물", _handout(run.run_id, str(resources.settings().data_dir)),
+                       file_name=f"handout-{run.run_id}.html", mime="text/html", key="export_handout")
