@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rag import failures
+from rag import failures, handout
 from rag.lessons import load_lessons, run_lesson
 from rag.types import RagError
 from rag.variants import registry
@@ -68,6 +68,8 @@ else:
     st.warning(f"{lesson.code} did not show on {lesson.expected_variant} in this run — read the explanation above "
                "for why (e.g. the offline engine cannot produce it).")
 st.caption("Red: the steps the failure label points at. · 빨간 칸: 실패 라벨이 가리키는 단계.")
+st.download_button("Download this lesson as a handout (HTML) · 유인물", handout.lesson_handout(result),
+                   file_name=f"lesson-{lesson.id}.html", mime="text/html", key="lesson_handout")
 for col, (variant, run) in zip(st.columns(len(result.runs)), result.runs.items()):
     with col:
         label = registry.info(variant, "label", variant)

@@ -20,3 +20,5 @@ def test_run_a_lesson_from_the_page(open_app):
     assert len(specs) == len(lesson.variants)
     assert replay.FILL_EDITED in specs[0] and 'xlabel="F6 #1"' in specs[0]  # naive's retrieval, the F6 step
     assert replay.FILL_EDITED not in specs[1]  # adaptive avoided it
+    [button] = at.get("download_button")
+    assert "handout" in button.proto.label
