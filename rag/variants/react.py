@@ -182,9 +182,11 @@ def korean(text: str) -> bool:
     return bool(re.search(r"[가-힣]", text))
 
 
-def summarize_hop(question: str, docs: list[Retrieved], grades: list[Grade]) -> tuple[list[str], list[dict]]:
+def summarize_hop(question: str, docs: list[Retrieved], grades: list[Grade],
+                  focus: str = "") -> tuple[list[str], list[dict]]:
     """(2–3 lines of new findings, each ending with its source id; the usable evidence behind them). For each usable
-    document, best grade first, the sentence sharing the most words with the question."""
+    document, best grade first, the sentence naming ``focus`` (a comparison target) and sharing the most words with
+    the question; headings and list marks are not findings."""
     from rag.textutil import split_sentences, tokenize
 
     terms = set(tokenize(question))
@@ -192,8 +194,10 @@ def summarize_hop(question: str, docs: list[Retrieved], grades: list[Grade]) -> 
                     key=lambda p: (-p[1].score, p[0].id))
     lines, evidence = [], []
     for doc, grade in usable:
-        sentences = [s for s in split_sentences(doc.text) if s.strip()] or [doc.text]
-        best = max(sentences, key=lambda s: (len(terms & set(tokenize(s))), -len(s)))
+        sentences = [re.sub(r"^\s*(?:#+|[-*•]|\d+\.)\s*", "", s).strip() for s in split_sentences(doc.text)]
+        sentences = [s for s in sentences if len(s) >= 12] or [doc.text.strip()]
+        best = max(sentences, key=lambda s: (bool(focus) and focus.casefold() in s.casefold(),
+                                             len(terms & set(tokenize(s))), -len(s)))
         line = f"{short(best, 180)} [{doc.id}]"
         evidence.append({"id": doc.id, "source": doc.source, "tool": doc.tool, "label": grade.label,
                          "score": round(float(grade.score), 4), "reason": grade.reason, "line": line})
@@ -260,10 +264,17 @@ def decide_after_hop(notes: list[HopNote], kind: str, settings: Settings, recove
     details: dict[str, Any] = {"hop_limit": limit, "hops_counted": counted, "recovery_used": recovered}
     k = max(1, min(settings.evidence_top_k, len(current.ids)))
     top = current.usable_scores[:k]
-    if current.status == "ok" and not current.failure_signal and len(top) >= k and all(s >= threshold for s in top):
+    clean = current.status == "ok" and not current.failure_signal
+    if clean and len(top) >= k and all(s >= threshold for s in top):
         shown = ", ".join(f"{s:.2f}" for s in top)
         return ("generate", current.strategy, f"enough evidence: the top {k} grade score(s) ({shown}) are all ≥ "
                 f"threshold {threshold:.2f}: stop early", "enough_evidence", details)
+    if clean and top and top[0] >= threshold and current.quality >= threshold:
+        # two signals agree instead of two documents: the best document and the whole context's quality (a
+        # two-fact graph path has one strong fact and a weaker, farther one)
+        return ("generate", current.strategy, f"enough evidence: the best grade score {top[0]:.2f} and the context "
+                f"quality {current.quality:.2f} are both ≥ threshold {threshold:.2f}: stop early", "enough_evidence",
+                details)
     where = current.failure_signal or (f"top {k} grade score(s) {[round(s, 2) for s in top]} not all ≥ "
                                        f"{threshold:.2f}")
     if current.failure_signal and not recovered:
@@ -277,9 +288,13 @@ def decide_after_hop(notes: list[HopNote], kind: str, settings: Settings, recove
         details["repetition_by"] = repeated[0]
         if current.status == "ok":
             current.status = "repeated"
+        met = [n for n in notes if n.status != "failed" and n.evidence and n.quality >= threshold]
+        if met:
+            return ("generate", current.strategy, f"{where}; {repeated[1]}: stop — hop {met[-1].number} met the "
+                    "threshold: answer from the evidence gathered", "repetition", details)
         return "partial_answer", current.strategy, f"{where}; {repeated[1]}: stop", "repetition", details
     if counted >= limit:
-        met = [n for n in notes if n.status == "ok" and n.evidence and n.quality >= threshold]
+        met = [n for n in notes if n.status != "failed" and n.evidence and n.quality >= threshold]
         if met:
             return ("generate", current.strategy, f"{where}; hop limit {limit} of a {kind or 'lookup'} question reached "
                     f"— hop {met[-1].number} met the threshold: answer from the evidence gathered", "hop_limit",
@@ -368,7 +383,7 @@ def make_note(ctx: ReactContext, state: dict, number: int, strategy: str, query:
     docs = result.docs
     for doc in docs:  # kept outside the state for the final re-fetch of what is not a chunk
         ctx.cache[doc.id] = doc
-    lines, evidence = summarize_hop(state["question"] if not target else query, docs, grades)
+    lines, evidence = summarize_hop(state["question"] if not target else query, docs, grades, focus=target)
     if result.status != "ok":
         lines = [f"{strategy} failed: {short(result.note, 160)}"]
     signal = failure_signal(strategy, result.status == "ok", result.note, docs, grades)
@@ -604,7 +619,8 @@ def compare(state: ReactState, runtime: Ctx) -> dict:
     with StepTimer() as timer:
         lines, citations, missing, used = [], [], [], []
         for note in notes:
-            best = note.evidence[0] if note.evidence and not note.failure_signal else None
+            named = [e for e in note.evidence if note.target.casefold() in e["line"].casefold()]
+            best = (named or note.evidence)[0] if note.evidence and not note.failure_signal else None
             if best is None:
                 missing.append(note.target)
                 lines.append(f"- {note.target}: " + ("문서와 표에서 찾지 못했습니다." if ko else
@@ -617,7 +633,8 @@ def compare(state: ReactState, runtime: Ctx) -> dict:
             citations.append(Citation(id=best["id"], source=best["source"], text=doc.text if doc else text,
                                       doc_id=doc.doc_id if doc else None,
                                       chunk_index=doc.chunk_index if doc else None))
-            lines.append(f"- {note.target}: {text} [{len(citations)}]")
+            shown = text if text.casefold().startswith(note.target.casefold()) else f"{note.target}: {text}"
+            lines.append(f"- {shown} [{len(citations)}]")
         head = "비교 (나란히):" if ko else "Side by side:"
         text = "\n".join([head, *lines])
         if missing:
@@ -668,7 +685,7 @@ def partial_answer(state: ReactState, runtime: Ctx) -> dict:
     with StepTimer() as timer:
         docs, grades, where = refetch(ctx, _evidence(notes)[: 2 * ctx.settings.top_k])
         answer = ctx.engine.generate(question, docs, grades, mode="partial")
-        verified = [line for n in notes for line in n.lines if n.evidence]
+        verified = list(dict.fromkeys(e["line"] for n in notes for e in n.evidence if e["label"] == "correct"))
         not_found = [f"{n.strategy} hop {n.number} ({short(n.query, 60)}): {n.failure_signal or n.note}"
                      for n in notes if not n.evidence or n.failure_signal]
         block = ["", "확인한 사실 (홉 요약):" if ko else "Verified facts (hop summaries):"]
