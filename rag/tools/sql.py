@@ -373,6 +373,10 @@ def plan_sql(question: str, tables: list[TableInfo], store: TableStore, matcher:
     dim = dims[0][1] if dims else None
     if dim is not None:
         why.append(f"group: {dims[0][2]}")
+    compared = [col for col, op, _v, _h in info["filters"] if op == "IN"]
+    if compared and dim is None:  # several values of one column named ('Atlas와 Nuri'): one row per value
+        dim, grouped = compared[0], True
+        why.append(f"group: one row per named value of {dim.name!r}")
     if measure is None:
         if fn == "count" or fn is None:
             sql = f"SELECT COUNT(*) AS {_quote('rows (count)')} FROM {_quote(table.name)}{where_sql}"
@@ -470,11 +474,10 @@ class SqlResult:
         condition = f" where {self.where}" if self.where else ""
         if not self.rows:
             return f"The SQL query over table {table}{condition} returned no rows."
-        lines = []
-        for row in self.rows[:50]:
-            cells = "; ".join(f"{c} = {_fmt(v)}" for c, v in zip(self.columns, row))
-            lines.append(f"{cells} (table {table}{condition}).")
-        return "\n".join(lines)
+        rows = ["; ".join(f"{c} = {_fmt(v)}" for c, v in zip(self.columns, row)) for row in self.rows[:50]]
+        if len(rows) <= 8:  # a few rows stay one sentence, so a quoting generator keeps them together
+            return f"{' | '.join(rows)} (table {table}{condition})."
+        return "\n".join(f"{r} (table {table}{condition})." for r in rows)
 
 
 def _fmt(value: Any) -> str:

@@ -86,10 +86,17 @@ def annotate_kind(engine: Any, question: str, decision: Decision, known_entities
     if cue:
         targets, where = comparison_targets(question, entities, values)
         if len(targets) >= 2:
+            # seed 002: a comparison is one search per target (documents: vector); targets that are values of a
+            # table the question names compare in one SQL query, one row per target
+            on_table = plan is not None and plan.has_measure and len(set(plan.values) & set(targets)) >= 2
+            strategy = "sql" if on_table else ("vector" if decision.strategy == "graph" else decision.strategy)
             signals.update(kind_reason=f"comparison: '{cue}' with {len(targets)} targets ({', '.join(targets)}, from "
-                                       f"{where}) → one retrieval per target, then merged",
+                                       f"{where}) → one retrieval per target, then merged"
+                                       + (f"; values of table {plan.table}: sql" if on_table else ""),
                            targets=targets)
-            return replace(decision, signals=signals, kind="comparison")
+            reason = decision.reason if strategy == decision.strategy else \
+                f"comparison of {', '.join(targets)} → {strategy} (was: {decision.reason})"
+            return replace(decision, strategy=strategy, reason=reason, signals=signals, kind="comparison")
         signals["kind_comparison_note"] = f"'{cue}' but fewer than two targets found: not a comparison"
 
     fn = detect_function(question)
