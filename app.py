@@ -8,7 +8,8 @@ import streamlit as st
 from rag_ui import resources
 from rag_ui.state import TEACHING_NOTES, init_state, keep_widget_values
 
-st.set_page_config(page_title="Agentic RAG inspector", page_icon=":material/explore:", layout="wide")
+# an emoji favicon is drawn locally (a data: URL); a ":material/…:" one is fetched from fonts.gstatic.com
+st.set_page_config(page_title="Agentic RAG inspector", page_icon="🧭", layout="wide")
 init_state()
 keep_widget_values()
 

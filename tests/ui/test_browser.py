@@ -1,7 +1,10 @@
 """The real app in a real browser: `streamlit run app.py` on 127.0.0.1 driven by Debian's headless Chromium.
 
-Flow: Home → load the sample documents → Documents (a bad upload is refused and changes nothing) → Ask a sample
-question → the trace inspector → the knowledge graph. Screenshots go to test-artifacts/; any Streamlit exception box fails the test.
+Flow: Home → load the sample documents → Documents (a bad upload is refused and changes nothing; a document holding a
+Markdown image of a remote "tracking pixel" is ingested) → Ask a sample question → the trace inspector → the knowledge
+graph → Ask the question that cites the pixel document. Screenshots go to test-artifacts/; any Streamlit exception box
+fails the test, and so does any request the browser sends anywhere but 127.0.0.1 (Playwright sees every request of
+the page, images included, before it goes out).
 Chromium comes from apt (`/usr/bin/chromium`); `playwright install` is never needed.
 """
 from __future__ import annotations
@@ -10,6 +13,7 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -24,6 +28,10 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--disable-dev-shm-usage"]
 EXCEPTION_BOX = '[data-testid="stException"]'
+PIXEL_URL = "http://example.invalid/pixel.png"
+PIXEL_DOC = ("# Pixel Labs\n\nPixel Labs is headquartered in Daejeon under the logo ![x](" + PIXEL_URL + ") on the "
+             "tower.\n\nPixel Labs was founded by Han Jiwoo in 2020; see [the site](http://example.invalid/page).\n")
+LOCAL_SCHEMES = ("data", "blob", "about", "chrome", "chrome-extension")
 
 
 @pytest.fixture
@@ -54,7 +62,16 @@ def page(app_url):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         context = browser.new_context(viewport={"width": 1440, "height": 1000}, locale="ko-KR")
+        off_host: list[str] = []  # every request of any page of this context that leaves 127.0.0.1
+
+        def record(request) -> None:
+            url = urlsplit(request.url)
+            if url.scheme not in LOCAL_SCHEMES and url.hostname != "127.0.0.1":
+                off_host.append(request.url)
+
+        context.on("request", record)
         page = context.new_page()
+        page.off_host_requests = off_host
         page.set_default_timeout(60_000)
         try:
             yield page
@@ -129,6 +146,15 @@ def test_load_samples_ask_and_inspect(app_url, page, tmp_path):
     settle(page)
     assert page.locator('[data-testid="stMetricValue"]').first.inner_text() == before
     shot(page, "documents.png")
+    # a document with a remote image and a link in its text (untrusted content) is ingested like any other
+    pixel = tmp_path / "pixel.md"
+    pixel.write_text(PIXEL_DOC, encoding="utf-8")
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files([str(pixel)])
+    page.get_by_text("pixel.md").first.wait_for()
+    settle(page)
+    page.get_by_role("button", name="Ingest").click()
+    page.get_by_text("Ingested 1 of").wait_for(timeout=180_000)  # the refused files may still be listed
+    settle(page)
     # the reset box stays open when its confirmation is ticked (the progress bars above vanish on that rerun)
     page.get_by_text("Reset the knowledge base").click()
     page.get_by_text("I understand that this deletes everything").click()
@@ -187,3 +213,18 @@ def test_load_samples_ask_and_inspect(app_url, page, tmp_path):
     page.locator('[data-testid="stGraphVizChart"] svg').first.wait_for()
     page.wait_for_timeout(800)
     shot(page, "graph.png")
+
+    # Ask: the answer and its citation quote the pixel document; its image and link are shown as text, never loaded
+    page.goto(url + "/ask")
+    page.get_by_text("Sample questions").first.wait_for()
+    settle(page)
+    page.locator("textarea").first.fill("Where is Pixel Labs headquartered?")
+    page.get_by_role("button", name="Ask · 질문", exact=True).click()
+    page.get_by_text("Q: Where is Pixel Labs headquartered?").wait_for(timeout=180_000)
+    settle(page)
+    page.locator('[data-testid="stExpander"] summary', has_text="pixel.md").first.click()  # the whole chunk
+    settle(page)
+    assert page.get_by_text(f"![x]({PIXEL_URL})", exact=False).count() >= 2  # in the answer and in the chunk
+    assert page.locator('img[src*="example.invalid"], image[href*="example.invalid"]').count() == 0
+    page.wait_for_timeout(1500)  # give a stray image request time to show up
+    assert page.off_host_requests == [], page.off_host_requests
