@@ -356,6 +356,7 @@ def load_baseline_engine(rev: str, settings: Settings) -> Any:
     spec = importlib.util.spec_from_file_location("baseline_offline_engine", path)
     module = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
     spec.loader.exec_module(module)
     return module.OfflineEngine(settings, embedder=get_embedder(settings))
 

@@ -15,7 +15,9 @@ Relations: a sentence with at least two entities gives one triple when a trigger
 matches (developed / 개발 -> ``developed_by``, headquartered in / 본사 / 위치 -> ``located_in``, ...).
 Which entity plays which role comes from word order in English and from the particle after each
 entity in Korean (은/는/이/가 subject, 을/를 object, 에/에서 place, 의 possessor). Without a trigger
-the sentence's first entity is linked to the next one as ``related_to``. The evidence is the sentence.
+the sentence's first entity is linked to the next one as ``related_to`` only when the sentence states an
+association ("partnered with", "협력", "合作"); names that merely co-occur give no relation. The evidence is the
+sentence.
 """
 from __future__ import annotations
 
@@ -634,8 +636,10 @@ def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Ext
                         triple = [found[0].name, found[1], found[2].name]
                         triple[role_index] = m.name
                         triples.append((triple[0], triple[1], triple[2]))
-        else:
+        elif _ASSOCIATION_RE.search(sentence):
             triples = [(distinct[0].name, "related_to", distinct[1].name)]
+        else:  # names that merely occur in one sentence ("A and B were both mentioned …") are not a relation
+            continue
         for src, pred, tgt in triples:
             ident = (entity_key(src), pred, entity_key(tgt))
             if ident in seen:
@@ -645,6 +649,14 @@ def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Ext
                                       doc_id=doc_id, chunk_id=chunk_id, source_file=source_file))
     _type_from_relations(entities, relations)
     return Extraction(entities=list(entities.values()), relations=relations)
+
+
+# Words that state an association without a more specific relation: only then does a sentence without a trigger give
+# ``related_to`` (precision: co-occurrence alone is no relation). Language, not tuned on a corpus.
+_ASSOCIATION_RE = re.compile(
+    r"\brelated to\b|\bassociated with\b|\bpartner(?:s|ed|ing)? with\b|\bin partnership with\b|"
+    r"\bcollaborat\w* with\b|\bworks? (?:closely )?with\b|\bjointly\b|\btogether with\b|"
+    r"협력|제휴|협업|공동으로|함께 (?:개발|운영|만들|연구)|관련이 있|合作|相关|联合|共同")
 
 
 # the role an entity plays in a relation says what it is: (predicate, side) -> type

@@ -8,7 +8,8 @@ from rag.engines.offline.coverage import checkable_terms, coverage_of, question_
 from rag.engines.offline.relations import asked_relations, graph_path
 from rag.engines.offline.rules import VALUE_QUESTION
 from rag.engines.offline.selection import Candidate
-from rag.engines.offline.text import _clean_sentence, _cite_label, _label_of, _norm, _quote, _sentences, language_of
+from rag.engines.offline.text import (_clean_sentence, _cite_label, _contains_phrase, _label_of, _norm, _quote,
+                                      _sentences, language_of)
 from rag.engines.offline.vocabulary import FRAMES
 from rag.types import Answer, Citation, Grade, Retrieved
 
@@ -111,22 +112,27 @@ class Answerer:
             if first is not None:
                 on_path.append(first)
         on_path.sort(key=path.index)
-        if any(0 < v < 1 for v in filled.values()):  # a related_to fact stood in for a missing relation
-            on_path += [i for i in path if predicate(i) == "related_to"][:1]
+        if any(0 < v < 1 for v in filled.values()):  # a bridge (related_to or another relation) stood in
+            on_path += [i for i in path if predicate(i) not in asked][: sum(1 for v in filled.values() if 0 < v < 1)]
+            on_path.sort(key=path.index)
         correct = [i for i in range(len(docs)) if _label_of(grades, i) == "correct" and i not in on_path]
         chosen: list[int] = []
         for i in on_path + correct:
             key = tuple((docs[i].metadata or {}).get("triple") or [docs[i].id])
             if all(tuple((docs[j].metadata or {}).get("triple") or [docs[j].id]) != key for j in chosen):
                 chosen.append(i)
-        chosen = chosen[: self.rules.max_evidence + 1]
+        chosen = chosen[: max(self.rules.max_evidence + 1, len(on_path))]
         if not chosen:
             chosen = [max(range(len(docs)), key=lambda i: supports[i] * grades[i].score)]
+        hops = self._hop_order(question, docs, chosen)
         triples = []
         for i in chosen:
             t = (docs[i].metadata or {}).get("triple") or []
             triples.append(f"{t[0]} —{t[1]}→ {t[2]}" if len(t) == 3 else _clean_sentence(docs[i].text))
-        lines = [f"{f['conclusion']}: " + "; ".join(f"{t} [{n}]" for n, t in enumerate(triples, 1)), f"{f['evidence']}:"]
+        answer_entity = hops[-1][1] if hops and on_path else ""
+        head = f"{answer_entity} — " if answer_entity else ""
+        lines = [f"{f['conclusion']}: {head}" + "; ".join(f"{t} [{n}]" for n, t in enumerate(triples, 1)),
+                 f"{f['evidence']}:"]
         for n, i in enumerate(chosen, 1):
             evidence = (docs[i].metadata or {}).get("evidence") or docs[i].text.split("\n")[0]
             lines.append(f"- {_clean_sentence(evidence)} [{n}]")
@@ -141,9 +147,40 @@ class Answerer:
         citations = [Citation(id=docs[i].id, source=docs[i].source, text=docs[i].text, doc_id=docs[i].doc_id,
                               chunk_index=docs[i].chunk_index) for i in chosen]
         pool = [docs[i] for i in chosen]
+        steps = "; ".join(f"hop {n}: {triples[chosen.index(i)]} ('{_clean_sentence((docs[i].metadata or {}).get('evidence') or '')[:80]}')"
+                          for n, (i, _) in enumerate(hops, 1))
         return Answer("\n".join(lines), citations, False,
-                      f"graph path: {len(chosen)} fact(s), asked relations covered {chain:.2f}",
+                      f"graph path: {len(chosen)} fact(s), asked relations covered {chain:.2f}"
+                      + (f"; {steps}" if steps else "") + (f"; answer: {answer_entity}" if answer_entity else ""),
                       context=self._context(pool), prompt=template)
+
+    @staticmethod
+    def _hop_order(question: str, docs: Sequence[Retrieved], chosen: Sequence[int]) -> list[tuple[int, str]]:
+        """The chosen facts as a chain from the question's entities: (fact position, the entity it reaches), in
+        the order they are reached; the last entity reached is what the question asks for."""
+        q = _norm(question)
+        reached: set[str] = set()
+        for i in chosen:
+            meta = docs[i].metadata or {}
+            reached |= {_norm(e) for e in meta.get("question_entities") or []}
+            t = meta.get("triple") or []
+            if len(t) == 3:
+                reached |= {_norm(e) for e in (t[0], t[2]) if _contains_phrase(q, e)}
+        order: list[tuple[int, str]] = []
+        left = [i for i in chosen if len((docs[i].metadata or {}).get("triple") or []) == 3]
+        while left:
+            step = next((i for i in left if {_norm(e) for e in (docs[i].metadata["triple"][0],
+                                                                   docs[i].metadata["triple"][2])} & reached), None)
+            if step is None:
+                break
+            left.remove(step)
+            src, _, tgt = docs[step].metadata["triple"]
+            new = tgt if _norm(src) in reached else src
+            if _norm(new) in reached:
+                continue
+            reached.add(_norm(new))
+            order.append((step, new))
+        return order
 
     def _generate_naive(self, question: str, docs: list[Retrieved], lang: str) -> Answer:
         f = FRAMES[lang]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rag.engines.offline.coverage import Coverage, _fact_coverage, checkable_terms, coverage_of, question_terms
 from rag.engines.offline.rules import SEMANTIC_STRONG
+from rag.engines.offline.temporal import freshness_requirement
 from rag.engines.offline.relations import asked_relations
 from rag.engines.offline.text import _contains_phrase, _doc_text_for_grading, _norm, _quote, _specific
 from rag.types import Grade, Retrieved
@@ -16,6 +17,25 @@ class Grader:
             from rag.tools.sql import grade_sql_result
 
             return grade_sql_result(doc)
+        return self._fresh_enough(question, doc, self._grade(question, doc))
+
+    def _fresh_enough(self, question: str, doc: Retrieved, grade: Grade) -> Grade:
+        """Time relative to today: "this year" / "올해" / "今年" needs today's year in the document; "latest" /
+        "최신" / "最新" cannot be confirmed by a document at all — either way it is at most ambiguous."""
+        if grade.label != "correct":
+            return grade
+        required, unconfirmable = freshness_requirement(question, self.today())
+        text = _doc_text_for_grading(doc)
+        lacking = [y for y in required if y not in text]
+        if not lacking and not unconfirmable:
+            return grade
+        why = (f"the question asks about {', '.join(lacking)} (relative to today, {self.today().isoformat()}) and the "
+               "document does not state it" if lacking else
+               f"'{unconfirmable[0]}' asks for the newest information, which a stored document cannot confirm")
+        score = min(grade.score, self.rules.correct_score - 0.05)
+        return Grade(label="ambiguous", score=round(score, 3), reason=f"{grade.reason}; but {why} → ambiguous")
+
+    def _grade(self, question: str, doc: Retrieved) -> Grade:
         r = self.rules
         terms, focus = question_terms(question)
         text = _doc_text_for_grading(doc)

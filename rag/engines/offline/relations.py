@@ -26,8 +26,9 @@ def graph_path(question: str, docs: Sequence[Retrieved],
     """Which asked relations are filled by facts connected to an entity of the question.
 
     Start from the entities named in the question; follow supporting facts (grade correct / ambiguous) whose
-    relation is asked, or generic ``related_to`` facts; a reached fact with an asked relation fills it (credit 1);
-    a ``related_to`` fact on the path fills one still-missing relation at half credit.
+    relation is asked, then generic ``related_to`` facts, then any fact; a reached fact with an asked relation fills
+    it (credit 1); a fact with another relation on the path (a bridge) fills one still-missing relation at half
+    credit.
     Returns ({relation: credit}, mean credit over the asked relations, positions of the path's facts in order).
     """
     asked = asked_relations(question)
@@ -45,8 +46,10 @@ def graph_path(question: str, docs: Sequence[Retrieved],
     filled: dict[str, float] = {}
     generic = 0
     path: list[int] = []
-    # asked relations first; generic related_to facts may extend the path only if that leaves a gap
-    for allowed in (asked, asked | {"related_to"}):
+    # asked relations first; generic related_to facts may extend the path only if that leaves a gap, and then any
+    # other relation may bridge to the entity the question asks about ("만든 팀" reached through owns)
+    any_predicate = {pred for _, _, pred, _ in facts}
+    for allowed in (asked, asked | {"related_to"}, asked | any_predicate):
         if allowed is not asked and all(p in filled for p in asked):
             break
         for _ in range(4):  # a few rounds: a 2-hop chain needs two
