@@ -106,6 +106,14 @@ def format_report(report: dict[str, Any]) -> str:
     out = [f"question set: {report['question_set']} ({report['n_questions']} questions) · "
            f"engine: {report['engine'].get('name', '?')} · {report['wall_s']} s",
            "", _table(["metric", *variants], metric_rows), ""]
+    family = report.get("family") or []
+    if family:  # issue 10: the seed-001-style table (declared minimum calls and failures, measured rates beside)
+        codes = [f"F{i}" for i in range(1, 8)]
+        out += ["judging-RAG family (min calls counted from the code path; F-columns: share of runs labelled, observed):",
+                _table(["variant", "min model calls (N docs)", "prevents", "leaves open", "calls", *codes],
+                       [[r["variant"], r["min_calls (code path, N docs)"], r["prevents"], r["leaves open"],
+                         _fmt(r["model calls (mean)"]), *(_fmt(r.get(f"{c} observed")) for c in codes)]
+                        for r in family]), ""]
     q_rows = []
     for r in report["questions"]:
         route = r["route"] + ("" if r["route_correct"] in (None, True) else f" (want {r['expected_route']})")
