@@ -107,7 +107,12 @@ def test_one_known_entity_is_not_enough_for_graph(engine):
 
 
 @needs(SAMPLE_QUESTIONS.exists(), "sample_docs/questions.jsonl", "it is part of the repository")
-def test_every_sample_question_routes_to_its_expected_route(engine):
+def test_every_sample_question_routes_to_its_expected_route(tmp_path):
+    from rag.tables import TableStore
+
+    engine = OfflineEngine(Settings(data_dir=tmp_path))  # with the sample tables: aggregate questions go to sql
+    for path in sorted((SAMPLE_QUESTIONS.parent / "tables").glob("*.csv")):
+        assert TableStore(tmp_path).register(f"tables/{path.name}", path.read_bytes()).status == "added"
     rows = [json.loads(line) for line in SAMPLE_QUESTIONS.read_text(encoding="utf-8").splitlines() if line.strip()]
     assert rows
     wrong = [(r["id"], engine.classify(r["question"], []).reason) for r in rows
