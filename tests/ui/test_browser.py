@@ -2,7 +2,7 @@
 
 Flow: Home → load the sample documents → Documents (a bad upload is refused and changes nothing; a document holding a
 Markdown image of a remote "tracking pixel" is ingested) → Ask a sample question → the trace inspector → the knowledge
-graph → Ask the question that cites the pixel document. Screenshots go to test-artifacts/; any Streamlit exception box
+graph → Ask the question that cites the pixel document; a compare view of three variants after the inspector. Screenshots go to test-artifacts/; any Streamlit exception box
 fails the test, and so does any request the browser sends anywhere but 127.0.0.1 (Playwright sees every request of
 the page, images included, before it goes out).
 Chromium comes from apt (`/usr/bin/chromium`); `playwright install` is never needed.
@@ -200,6 +200,22 @@ def test_load_samples_ask_and_inspect(app_url, page, tmp_path):
     assert current.locator('path[fill="#fdd663"], polygon[fill="#fdd663"]').count(), "the inspected step is gold"
     page.wait_for_timeout(800)
     shot(page, "inspector.png")
+
+    # Ask: one question through three variants side by side, each with its own path diagram and F-labels (issue 10)
+    page.goto(url + "/ask")
+    page.get_by_text("Sample questions").first.wait_for()
+    settle(page)
+    page.locator("textarea").first.fill("연봉 계약은 매년 몇 월에 갱신해?")
+    page.get_by_text("Compare variants side by side").first.click()
+    settle(page)
+    page.get_by_role("button", name="Compare · 비교").click()
+    page.get_by_text("CRAG (corrective)").first.wait_for(timeout=180_000)
+    settle(page)
+    compare = page.locator('[data-testid="stExpander"]', has_text="Compare variants side by side").first
+    assert compare.locator('[data-testid="stGraphVizChart"] svg').count() == 3
+    assert compare.get_by_text("Failure labels").count() == 3
+    page.wait_for_timeout(1000)
+    shot(page, "compare.png", start_at="Compare variants side by side · 여러 방식 나란히 비교", height=1500)
 
     # Knowledge graph: search an entity, its neighbourhood is drawn
     page.goto(url + "/graph")
