@@ -4,9 +4,9 @@
 telemetry off. On a Chroma server, which several knowledge bases may share, every collection name starts
 with the knowledge-base id (``<kb_id>-chunks-<model>``) and ``drop_all_collections`` drops only its own.
 A local client keeps its own copy of the index; ``reopen_local_client`` replaces it after another process
-changed the data directory (``KnowledgeBase.refresh``). Collections are created with ``embedding_function=None`` so Chroma never loads
-(or downloads) its own model; the embedder's name is kept in the collection metadata and a
-collection built by another model is refused rather than mixed.
+changed the data directory (``KnowledgeBase.refresh``). Collections are created with
+``embedding_function=None`` so Chroma never loads (or downloads) its own model; the embedder's name is kept
+in the collection metadata and a collection built by another model is refused rather than mixed.
 """
 from __future__ import annotations
 
@@ -116,7 +116,8 @@ class TokenCache:
         tokens = self.tokens_for(texts, doc_ids)
         with closing(self._connect()) as conn, conn:
             conn.executemany("INSERT OR IGNORE INTO tokens VALUES (?, ?, ?)",
-                             ((text_hash(t), doc, _TOKEN_SEP.join(toks)) for t, doc, toks in zip(texts, doc_ids, tokens)))
+                             ((text_hash(t), doc, _TOKEN_SEP.join(toks))
+                              for t, doc, toks in zip(texts, doc_ids, tokens)))
 
     def delete_document(self, doc_id: str) -> None:
         with closing(self._connect()) as conn:
