@@ -254,7 +254,7 @@ def detect_repetition(notes: list[HopNote], similarity: Callable[[str, str], flo
 
 
 def decide_after_hop(notes: list[HopNote], kind: str, settings: Settings, recovered: bool,
-                     tools: dict[str, Any], similarity: Callable[[str, str], float | None]
+                     recovery_target: str | None, similarity: Callable[[str, str], float | None]
                      ) -> tuple[NextAction, str, str, str, dict[str, Any]]:
     """(action, next strategy, reason, stop reason, details) after the last hop, checks in this order: enough
     evidence → the route's failure signal (one recovery hop) → repetition → hop limit → rewrite and search again."""
@@ -277,12 +277,9 @@ def decide_after_hop(notes: list[HopNote], kind: str, settings: Settings, recove
                 details)
     where = current.failure_signal or (f"top {k} grade score(s) {[round(s, 2) for s in top]} not all ≥ "
                                        f"{threshold:.2f}")
-    if current.failure_signal and not recovered:
-        target = RECOVERY.get(current.strategy)
-        tool = tools.get(target) if target else None
-        if tool is not None:
-            return ("recover", target, f"{current.failure_signal}: the route's failure signal → one recovery hop to "
-                    f"{target}", "", details)
+    if current.failure_signal and not recovered and recovery_target:
+        return ("recover", recovery_target, f"{current.failure_signal}: the route's failure signal → one recovery "
+                f"hop to {recovery_target}", "", details)
     repeated = detect_repetition(notes, similarity, settings.repeat_similarity)
     if repeated:
         details["repetition_by"] = repeated[0]
@@ -328,6 +325,9 @@ def run_sql_hop(tools: dict[str, Any], engine: Any, question: str, query: str, t
     tool = tools.get("sql")
     if tool is None:
         return HopResult([], "failed", "no 'sql' tool is configured")
+    if not hasattr(tool, "run_sql"):  # another RetrievalTool registered as "sql": its own run(query)
+        outcome = retrieve_with(tools, "sql", query, top_k)
+        return HopResult(outcome.docs, "ok" if outcome.ok else "failed", outcome.note)
     ok, why = tool.available()
     if not ok:
         return HopResult([], "failed", f"the sql tool is unavailable: {why}")
@@ -497,20 +497,38 @@ def think(state: ReactState, runtime: Ctx) -> dict:
             "steps": [step]}
 
 
-def target_route(ctx: ReactContext, sub: str, target: str) -> str:
-    """sql when the tables hold the target and a number the sub-question names; else vector (seed 002)."""
+def recovery_route(ctx: ReactContext, failed: str, question: str) -> str | None:
+    """Where the one recovery hop goes: to sql when a document route failed on a question whose words name a
+    table's numeric column (the misrouted aggregate of seed 002), else the next route (``RECOVERY``); None when
+    that tool is not there."""
+    if failed != "sql" and table_plan(ctx, question) is not None:
+        return "sql"
+    target = RECOVERY.get(failed)
+    return target if target in ctx.tools else None
+
+
+def table_plan(ctx: ReactContext, question: str) -> Any:
+    """The offline SQL plan for ``question`` when the tables can answer it (a numeric column is named), else None."""
     tool = ctx.tools.get("sql")
     plan = getattr(tool, "plan", None)
     if plan is None or not tool.available()[0]:
-        return "vector"
+        return None
     from rag.tools.sql import SqlRefused
 
     try:
-        found = plan(sub)
+        found = plan(question)
     except (SqlRefused, RagError):
+        return None
+    return found if found.has_measure else None
+
+
+def target_route(ctx: ReactContext, sub: str, target: str) -> str:
+    """sql when the tables hold the target and a number the sub-question names; else vector (seed 002)."""
+    found = table_plan(ctx, sub)
+    if found is None:
         return "vector"
     named = any(target.casefold() in v.casefold() or v.casefold() in target.casefold() for v in found.values)
-    return "sql" if found.has_measure and named else "vector"
+    return "sql" if named else "vector"
 
 
 def act(state: ReactState, runtime: Ctx) -> dict:
@@ -541,10 +559,17 @@ def observe(state: ReactState, runtime: Ctx) -> dict:
                            dict(state.get("hop_details") or {}))
         is_recovery = recovered and state.get("next_action") == "recover"
         note = make_note(ctx, state, hop, strategy, state["query"], result, grades, quality, recovery=is_recovery)
+        if (not note.failure_signal and not recovered and strategy in ("vector", "graph")
+                and not any(e["label"] == "correct" for e in note.evidence)):
+            plan = table_plan(ctx, question)  # a misrouted aggregate question (seed 002's worst silent failure)
+            if plan is not None:
+                note.failure_signal = (f"no {strategy} document graded correct, while table {plan.table} holds what "
+                                       f"the question names ({short(plan.reason, 160)})")
         notes = [*(state.get("notes") or []), note]
         with_summaries, without = context_sizes(question, notes)
+        target = recovery_route(ctx, strategy, question) if note.failure_signal and not recovered else None
         action, nxt, reason, stop, details = decide_after_hop(notes, state.get("kind") or "lookup", ctx.settings,
-                                                               recovered, ctx.tools, ctx.similarity)
+                                                               recovered, target, ctx.similarity)
     counts = {label: sum(1 for g in grades if g.label == label) for label in ("correct", "ambiguous", "incorrect")}
     step = make_step(OBSERVE, timer, index=_index(state), attempt=hop,
                      inputs={"question": question, "query": state["query"], "strategy": strategy,
