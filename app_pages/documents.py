@@ -25,9 +25,13 @@ chunk_overlap = c2.number_input("Chunk overlap (characters)", min_value=0, max_v
                                 step=10, key="chunk_overlap")
 if chunk_overlap >= chunk_size:
     st.warning("The overlap must be smaller than the chunk size.")
+replace = st.checkbox(
+    "Replace a document of the same name", value=False, key="replace_same_name",
+    help="Off: a different file whose name is already taken is added beside it as 'name (2)'. "
+         "On: it replaces the document of that name (an update).")
 if st.button("Ingest · 넣기", type="primary", disabled=not files or chunk_overlap >= chunk_size, key="ingest"):
     progress = widgets.IngestProgress([f.name for f in files])
-    rows = []
+    rows, notes = [], []
     for f in files:
         data = f.getvalue()
         problem = uploads.size_problem(f.name, len(data))
@@ -37,10 +41,13 @@ if st.button("Ingest · 넣기", type="primary", disabled=not files or chunk_ove
                          "seconds": 0.0, "error": problem})
             continue
         result = resources.ingest_bytes(kb, f.name, data, chunk_size=int(chunk_size),
-                                        chunk_overlap=int(chunk_overlap), progress=progress)
+                                        chunk_overlap=int(chunk_overlap), progress=progress, replace=replace)
         rows.extend(widgets.ingest_rows([result]))
+        if result.note and result.status != "error":  # renamed beside a namesake, duplicate, replaced, restored
+            notes.append(f"**{f.name}** ({result.status}): {result.note}")
         progress.finish(f.name, result.status if result.status != "error" else f"error — {rows[-1]['error']}")
     st.session_state[INGEST_RESULTS] = rows  # the bars above stay; the table below says what happened
+    st.session_state["ingest_notes"] = notes
 
 rows = st.session_state[INGEST_RESULTS]
 if rows:
@@ -50,6 +57,8 @@ if rows:
                  + "\n".join(widgets.error_line(r["file"], r["error"]) for r in errors))
     if len(errors) < len(rows):
         st.success(widgets.ingest_summary(rows))
+    for note in st.session_state.get("ingest_notes") or []:
+        st.info(note)
     st.dataframe(rows, hide_index=True, width="stretch", key="ingest_table")
 
 # ---- list, browse, delete ---------------------------------------------------------------------------------------
@@ -62,6 +71,7 @@ if not docs:
     st.info("No documents yet. Upload files above, or load the sample documents on **Home**.")
     st.stop()
 
+# d.source is the visible, unique name: a second "notes.md" is listed as "notes.md (2)" or "teamB/notes.md"
 st.dataframe([{"file": d.source, "chunks": d.n_chunks, "characters": d.n_chars, "ingested (UTC)": d.ingested_at[:19].replace("T", " "),
                "doc id": d.doc_id} for d in docs], hide_index=True, width="stretch", key="documents_table")
 by_id = {d.doc_id: d for d in docs}

@@ -2,7 +2,10 @@
 
 Each builder is keyed by the data directory (and, for the engine, the engine-related settings), so a test or a
 user that points ``RAG_DATA_DIR`` elsewhere gets its own knowledge base and run store. One ``KnowledgeBase`` per
-data directory: two instances on one directory would each hold their own copy of the embedded graph.
+data directory: two instances on one directory would each hold their own copy of the embedded graph. The cached
+instance stays valid when the CLI (or another app process) ingests or deletes in the same data directory: before
+each question it compares the registry's revision and reopens its Chroma client and catches up its BM25 index
+(``KnowledgeBase.refresh``), so no restart is needed.
 """
 from __future__ import annotations
 
@@ -109,18 +112,22 @@ def variant_names() -> list[str]:
     return sorted(names, key=lambda n: (n != "agentic", n != "naive", n))
 
 
-def ingest_bytes(kb, name: str, data: bytes, *, chunk_size: int, chunk_overlap: int, progress=None):
+def ingest_bytes(kb, name: str, data: bytes, *, chunk_size: int, chunk_overlap: int, progress=None,
+                 replace: bool = False):
     """Ingest one uploaded file with this upload's chunking (an ``IngestResult``; never raises for a bad file).
 
+    ``replace``: the upload replaces a document of the same name; otherwise a different file with a taken name is
+    added beside it under a disambiguated name ("report.md (2)"), and the same bytes again are a "duplicate".
     The knowledge base chunks with ``kb.settings``; the upload's sizes apply to this file only, so they are swapped
     in under the knowledge base's lock and restored afterwards (other sessions share the same instance)."""
     if "chunk_size" in inspect.signature(kb.ingest_bytes).parameters:
-        return kb.ingest_bytes(name, data, progress=progress, chunk_size=chunk_size, chunk_overlap=chunk_overlap)
+        return kb.ingest_bytes(name, data, progress=progress, chunk_size=chunk_size, chunk_overlap=chunk_overlap,
+                               replace=replace)
     lock = getattr(kb, "_lock", None) or _INGEST_LOCK
     with lock:
         saved = kb.settings
         kb.settings = saved.with_(chunk_size=chunk_size, chunk_overlap=chunk_overlap)
         try:
-            return kb.ingest_bytes(name, data, progress=progress)
+            return kb.ingest_bytes(name, data, progress=progress, replace=replace)
         finally:
             kb.settings = saved
