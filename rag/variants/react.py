@@ -655,11 +655,14 @@ def compare(state: ReactState, runtime: Ctx) -> dict:
             used.append(where)
             doc = docs[0] if docs else ctx.cache.get(best["id"])
             text = re.sub(r"\s*\[[^\]]+\]$", "", best["line"])
-            citations.append(Citation(id=best["id"], source=best["source"], text=doc.text if doc else text,
-                                      doc_id=doc.doc_id if doc else None,
-                                      chunk_index=doc.chunk_index if doc else None))
+            numbers = [i for i, c in enumerate(citations, 1) if c.id == best["id"]]  # both sides in one chunk
+            if not numbers:
+                citations.append(Citation(id=best["id"], source=best["source"], text=doc.text if doc else text,
+                                          doc_id=doc.doc_id if doc else None,
+                                          chunk_index=doc.chunk_index if doc else None))
+                numbers = [len(citations)]
             shown = text if text.casefold().startswith(note.target.casefold()) else f"{note.target}: {text}"
-            lines.append(f"- {shown} [{len(citations)}]")
+            lines.append(f"- {shown} [{numbers[0]}]")
         head = "비교 (나란히):" if ko else "Side by side:"
         text = "\n".join([head, *lines])
         if missing:
