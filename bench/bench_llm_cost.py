@@ -20,6 +20,7 @@ graph has facts without a model) into a temporary data directory. Output: bench/
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import platform
 import sys
@@ -110,11 +111,36 @@ def _tokens_by_purpose(store: RunStore, run_ids: list[str]) -> dict[str, dict[st
     return {k: {m: round(v / n, 1) for m, v in row.items()} for k, row in sorted(out.items())}
 
 
+def _cache_check(kb: KnowledgeBase, store: RunStore, questions: list[Question], q: Question,
+                 latency_ms: float) -> dict[str, Any]:
+    """A repeated question is a cache hit with 0 model calls; after deleting its cited document it is not."""
+    from rag.cache import ask
+
+    with OpenAIStub(respond=OracleModel(questions), latency_s=latency_ms / 1000.0) as stub:
+        settings = kb.settings.with_(engine="llm", openai_base_url=stub.base_url, openai_api_key="sk-bench",
+                                     router_model="stub-model", generator_model="stub-model", answer_cache=True)
+        engine = get_engine(settings)
+        first = ask(q.question, kb, engine, settings, store=store)
+        repeat = ask(q.question, kb, engine, settings, store=store)
+        cited = first.citations[0] if first.citations else None
+        if cited is not None and cited.doc_id:
+            kb.delete(cited.doc_id)
+        after = ask(q.question, kb, engine, settings, store=store)
+    return {"question_id": q.id, "first_calls": first.llm_calls, "repeat_hit": bool(repeat.cache.get("hit")),
+            "repeat_calls": repeat.llm_calls, "repeat_wall_ms": round(repeat.wall_ms, 1),
+            "repeat_links_to": repeat.cache.get("original_run_id") == first.run_id,
+            "deleted_source": cited.source if cited else None, "after_delete_hit": bool(after.cache.get("hit")),
+            "after_delete_calls": after.llm_calls}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--latencies-ms", default="100", help="fixed per-call latency of the stub, comma-separated")
     p.add_argument("--questions", default=str(REPO / "sample_docs" / "questions.jsonl"))
     p.add_argument("--all-questions", action="store_true", help="not only the covered ones")
+    p.add_argument("--ids", default="vec-*,graph-*",
+                   help="question ids to run (comma-separated fnmatch patterns); default: the 13 covered questions "
+                        "issue 11 measured (the sample set has since gained table questions: --ids '*')")
     p.add_argument("--modes", default=",".join(AGENTIC_MODES),
                    help=f"agentic configurations to run ({', '.join(AGENTIC_MODES)}); the first is the headline")
     p.add_argument("--out", default=str(REPO / "bench" / "results" / "llm_cost.json"))
@@ -125,8 +151,11 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         p.error(f"unknown mode(s) {unknown}: choose from {', '.join(AGENTIC_MODES)}")
     full = load_questions(args.questions)
-    chosen = [q for q in full if args.all_questions or q.effective_kind == "covered"]
-    qset = QuestionSet(name=f"{full.name} ({'all' if args.all_questions else 'covered'})", questions=chosen)
+    patterns = [x.strip() for x in args.ids.split(",") if x.strip()]
+    chosen = [q for q in full if (args.all_questions or q.effective_kind == "covered")
+              and any(fnmatch.fnmatch(q.id, pattern) for pattern in patterns)]
+    qset = QuestionSet(name=f"{full.name} ({'all' if args.all_questions else 'covered'}, ids {args.ids})",
+                       questions=chosen)
 
     t_start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="rag-llm-cost-") as tmp:
@@ -174,11 +203,13 @@ def main(argv: list[str] | None = None) -> int:
                     for mode in fingerprints if mode not in ("per_doc", "before")}
             rows.append(entry)
             print(json.dumps({k: entry[k] for k in ("latency_ms", "variants", "agentic_over_naive")}), flush=True)
+        cache_check = _cache_check(kb, store, full.questions, chosen[0], latencies[0])
+        print(json.dumps({"cache": cache_check}, ensure_ascii=False), flush=True)
         kb.close()
 
     out = {"bench": "agentic vs naive, llm engine against the local OpenAI-compatible stub (oracle replies)",
            "question_set": qset.name, "n_questions": len(chosen), "modes": {m: AGENTIC_MODES[m] for m in modes},
-           "results": rows,
+           "results": rows, "cache": cache_check,
            "machine": {"python": platform.python_version(), "cpu_count": __import__("os").cpu_count()},
            "total_s": round(time.perf_counter() - t_start, 1)}
     path = Path(args.out)
@@ -201,6 +232,10 @@ def main(argv: list[str] | None = None) -> int:
         for label, purposes in entry["tokens_by_purpose"].items():
             print(f"  {label}: " + "; ".join(f"{k} {v['calls']} / {v['prompt']} / {v['completion']}"
                                               for k, v in purposes.items()))
+    c = cache_check
+    print(f"\nanswer cache ({c['question_id']}): first ask {c['first_calls']} model calls; repeat: hit={c['repeat_hit']} "
+          f"with {c['repeat_calls']} calls in {c['repeat_wall_ms']} ms; after deleting {c['deleted_source']}: "
+          f"hit={c['after_delete_hit']} with {c['after_delete_calls']} calls")
     print(f"\nwrote {path}")
     return 0
 

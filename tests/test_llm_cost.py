@@ -267,3 +267,57 @@ def test_the_fallback_is_recorded_in_the_agent_trace(small_kb):
     assert len(step.output["grading"]["fallback_ids"]) == 1 and "graded those one by one" in step.reason
     assert [c.purpose for c in step.model_calls] == ["grade", "grade"]
     assert "incomplete output" in step.model_calls[0].error
+
+
+# ---- fallbacks of the cheaper paths --------------------------------------------------------------------------
+def test_unusable_router_reply_in_the_model_tier_falls_back_to_vector_and_says_so(stub, tmp_path):
+    stub.add("route it wherever you like")
+    decision = make_engine(stub, tmp_path).classify("Tell me about Orbit", ["Orbit"])
+    assert decision.strategy == "vector" and "safe default" in decision.reason
+    assert decision.signals["tier"] == "model" and decision.signals["fallback"] is True
+    assert "malformed output" in decision.calls[0].error
+
+
+def test_parallel_mode_keeps_the_per_document_safe_default(stub, tmp_path):
+    def respond(body):
+        text = body["messages"][-1]["content"]
+        return "not a grade" if "연봉" in text else scripted("good")(body)
+
+    stub.respond = respond
+    grades, _ = make_engine(stub, tmp_path, llm_grading="parallel").grade_all("2023년 최저임금은?", DOCS)
+    assert [g.label for g in grades] == ["correct", "ambiguous", "incorrect"]
+    assert grades[1].score == 0.5 and "safe default" in grades[1].reason and grades[1].calls[0].error
+
+
+def test_a_table_question_routed_to_sql_by_the_offline_tier_is_confident():
+    from rag.engines.tiers import offline_is_confident
+    from rag.types import Decision
+
+    sql = Decision("sql", "aggregate question over table staff → sql", signals={"rule": "default"}, kind="aggregate")
+    assert offline_is_confident("부서별 평균 연봉은?", sql)[0]
+    guess = Decision("vector", "no pattern", signals={"rule": "default", "entities": ["Orbit"]})
+    assert not offline_is_confident("Tell me about Orbit", guess)[0]
+
+
+def test_query_vectors_are_remembered(tmp_path):
+    from rag.embeddings import get_embedder
+    from rag.engines.tiers import MemoQueryEmbedder
+
+    settings = Settings(data_dir=tmp_path)
+    memo = MemoQueryEmbedder(settings, size=2)
+    inner = get_embedder(settings)
+    asked: list[str] = []
+
+    class Counting:  # the real embedder, counted
+        name, dim = inner.name, inner.dim
+
+        def embed_query(self, text):
+            asked.append(text)
+            return inner.embed_query(text)
+
+    memo._inner = Counting()
+    first = memo.embed_query("staff table")
+    assert memo.embed_query("staff table") == first and asked == ["staff table"]
+    memo.embed_query("b"), memo.embed_query("c")  # size 2: "staff table" is forgotten
+    memo.embed_query("staff table")
+    assert asked == ["staff table", "b", "c", "staff table"] and memo.name == inner.name

@@ -36,7 +36,7 @@ from rag.config import Settings, redact_text, redact_url
 from rag.engines import prompts
 from rag.engines.llm_critics import LLMCritics
 from rag.engines.offline import FRAMES, OfflineEngine, language_of
-from rag.engines.tiers import offline_is_confident
+from rag.engines.tiers import MemoQueryEmbedder, offline_is_confident, offline_route
 from rag.types import (Answer, Citation, Decision, Entity, Extraction, Grade, ModelCall, Quality, RagError,
                        Relation, Retrieved, Rewrite)
 
@@ -359,7 +359,8 @@ class LLMEngine(LLMCritics):
     @property
     def offline(self) -> OfflineEngine:
         if self._offline is None:
-            self._offline = OfflineEngine(self.settings)
+            # the offline tier (routing, quality from grades): query vectors remembered across questions
+            self._offline = OfflineEngine(self.settings, embedder=MemoQueryEmbedder(self.settings))
         return self._offline
 
     # ---- describe -----------------------------------------------------------------------------------
@@ -395,7 +396,7 @@ class LLMEngine(LLMCritics):
         tier: dict[str, Any] = {"tier": "model", "tier_reason": "RAG_LLM_ROUTING=model: the model always routes"}
         shown = known_entities
         if self.settings.llm_routing == "tiered":
-            offline = self.offline.classify(question, known_entities)
+            offline = offline_route(self.offline, question, known_entities)
             confident, why = offline_is_confident(question, offline)
             if confident:
                 return Decision(offline.strategy, f"offline tier: {offline.reason} ({why}; no model call)", [],

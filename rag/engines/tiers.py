@@ -12,6 +12,11 @@ for a figure from the documents, which is what vector search is for.
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from rag.config import Settings
 from rag.engines.offline.rules import VALUE_QUESTION
 from rag.engines.offline.text import _norm
 from rag.types import Decision
@@ -20,9 +25,20 @@ CONFIDENT_RULES = frozenset({"translation", "arithmetic", "code_syntax", "tempor
                              "value_question"})
 
 
+def offline_route(offline: Any, question: str, known_entities: list[str]) -> Decision:
+    """The offline router's route rules (``Router._route``): keyword and entity rules, about a millisecond. Not the
+    full ``classify``, which also runs the table planner for the question kind (issue 12: it embeds table, column and
+    value names, 100–300 ms per question on a busy 2-core machine, more than the model call it would save); the model
+    tier has no ``sql`` strategy either, so table questions keep the route they had with the llm engine."""
+    route = getattr(offline, "_route", None)
+    return route(question, known_entities) if callable(route) else offline.classify(question, known_entities)
+
+
 def offline_is_confident(question: str, decision: Decision) -> tuple[bool, str]:
     """(whether the offline router's decision stands without a model, the reason in plain words)."""
     rule = str((decision.signals or {}).get("rule") or "")
+    if decision.strategy == "sql":  # the offline table planner matched a table the question names (issue 12)
+        return True, f"the question names a table the offline planner can query ({decision.kind or 'sql'})"
     if rule in CONFIDENT_RULES:
         return True, f"offline rule '{rule}' matched the question"
     if rule == "default":
@@ -35,4 +51,50 @@ def offline_is_confident(question: str, decision: Decision) -> tuple[bool, str]:
     return False, f"offline rule {rule!r} is not one the tiers trust, so the model decides"
 
 
-__all__ = ["CONFIDENT_RULES", "offline_is_confident"]
+class MemoQueryEmbedder:
+    """The configured embedder with a memory of query vectors (LRU). The offline router's table planner embeds the
+    same table, column and value names for every question; with this the offline tier costs one embedding of the
+    new text instead of every name again. Documents are passed through (the offline engine keeps its own)."""
+
+    def __init__(self, settings: Settings, size: int = 4096) -> None:
+        self._settings = settings
+        self._size = size
+        self._inner: Any = None
+        self._memo: OrderedDict[str, list[float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def inner(self) -> Any:
+        if self._inner is None:
+            from rag.embeddings import get_embedder
+
+            self._inner = get_embedder(self._settings)
+        return self._inner
+
+    @property
+    def name(self) -> str:
+        from rag.embeddings import embedder_name
+
+        return str(getattr(self._inner, "name", "")) if self._inner is not None else embedder_name(self._settings)
+
+    @property
+    def dim(self) -> int:
+        return int(self.inner.dim)
+
+    def embed_query(self, text: str) -> list[float]:
+        with self._lock:
+            if text in self._memo:
+                self._memo.move_to_end(text)
+                return self._memo[text]
+        vector = self.inner.embed_query(text)
+        with self._lock:
+            self._memo[text] = vector
+            while len(self._memo) > self._size:
+                self._memo.popitem(last=False)
+        return vector
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.inner.embed_documents(texts)
+
+
+__all__ = ["CONFIDENT_RULES", "MemoQueryEmbedder", "offline_is_confident", "offline_route"]
