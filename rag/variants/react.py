@@ -474,7 +474,7 @@ def think(state: ReactState, runtime: Ctx) -> dict:
             reason += f"; aggregate → sql (seed 002), not {strategy}"
             strategy = "sql"
         targets: list[dict[str, str]] = []
-        if kind == "comparison":
+        if kind == "comparison" and strategy != "direct":
             names = list(decision.signals.get("targets") or [])
             if len(names) < 2:
                 names, _ = comparison_targets(question, [e for e in entities if e.casefold() in question.casefold()])
