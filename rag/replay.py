@@ -21,7 +21,7 @@ import copy
 import dataclasses
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from rag.config import Settings
 from rag.runstore import RunStore
@@ -99,12 +99,20 @@ def lineage(graph: Any, thread_id: str, head: str) -> list[Any]:
     return chain[::-1]
 
 
+def recorded_steps(values: dict[str, Any]) -> int:
+    """How many steps a state has recorded: its ``steps`` plus those a prebuilt ToolNode carried in its messages'
+    artifacts (``graphrun.steps_in``; loaded back from a checkpoint, such an artifact's step is a plain dict)."""
+    carried = sum(1 for m in values.get("messages") or []
+                  if isinstance(getattr(m, "artifact", None), dict) and m.artifact.get("step") is not None)
+    return len(values.get("steps") or []) + carried
+
+
 def checkpoint_before(chain: list[Any], step: int, node: str) -> Any:
-    """The checkpoint where ``node`` was about to run as step ``step`` (``len(steps) == step``), with its result."""
+    """The checkpoint where ``node`` was about to run as step ``step`` (``step`` steps recorded so far), with the
+    update it returned."""
     for snapshot in reversed(chain):
-        steps = snapshot.values.get("steps") or []
         tasks = [t for t in snapshot.tasks if t.name == node and isinstance(t.result, dict)]
-        if len(steps) == step and node in snapshot.next and tasks:
+        if recorded_steps(snapshot.values) == step and node in snapshot.next and tasks:
             return snapshot, tasks[0].result
     raise RagError(f"no checkpoint before step {step} ({node}) was found: the run's checkpoints are incomplete")
 
@@ -123,8 +131,12 @@ def _mark(step: Step, edit: Edit, was: Any) -> None:
     step.reason = f"what-if: {edit} (recorded: {was}). {step.reason}".strip()
 
 
-def _edit_grade(update: dict[str, Any], node: str, edit: Edit) -> Any:
+def _edit_grade(update: dict[str, Any], node: str, edit: Edit, variant: str, before: dict[str, Any],
+                settings: Settings) -> Any:
     grades = update.get("grades")
+    if "grades" not in update and "grade" in update:
+        raise RagError(f"step {node} graded the whole tool result as one (seed 001's bundle grade) and decided "
+                       "the next step inside it: per-document grades of this variant cannot be edited yet")
     if not isinstance(grades, list) or not grades:
         raise RagError(f"step {node} graded no documents: there is no grade to edit")
     label = edit.value.strip().lower()
@@ -143,8 +155,41 @@ def _edit_grade(update: dict[str, Any], node: str, edit: Edit) -> Any:
     counts = {name: sum(1 for g in grades if g.label == name) for name in GRADE_LABELS}
     step.output = {**step.output, **counts}
     step.decision = ", ".join(f"{n} {name}" for name, n in counts.items())
+    if "next_action" in update:  # the node chose its next step from the grades: choose again by the variant's rule
+        redecide = REDECIDE.get((variant, node))
+        if redecide is None:
+            raise RagError(f"step {node} of {variant} decides its next step from the grades, and re-deciding it "
+                           "after an edit is not wired for this variant yet")
+        action, reason = redecide(update, before, settings)
+        update.update({"next_action": action, "action_reason": reason})
+        step.output = {**step.output, "next_action": action}
+        step.decision, step.reason = action, reason
     _mark(step, edit, old.label)
     return old.label
+
+
+def _redecide_crag(update: dict[str, Any], before: dict[str, Any], settings: Settings) -> tuple[str, str]:
+    from rag.variants.crag import decide_after_grade
+
+    action, reason = decide_after_grade(update["grades"], int(before.get("attempt") or 0), settings.max_attempts)
+    update["stop_reason"] = "attempts_guard" if action == "not_found" else ""
+    return action, reason
+
+
+def _redecide_self_rag(update: dict[str, Any], before: dict[str, Any], settings: Settings) -> tuple[str, str]:
+    from rag.variants.judging import usable
+    from rag.variants.self_rag import after_grading
+
+    relevant, relevant_grades = usable(before.get("docs") or [], update["grades"])
+    update.update({"relevant": relevant, "relevant_grades": relevant_grades})
+    return after_grading(len(relevant), int(before.get("attempt") or 0), settings.max_attempts)
+
+
+# (variant, node) -> the variant's own rule that turns edited grades into the next step (nodes that decide inside)
+REDECIDE: dict[tuple[str, str], Callable[[dict[str, Any], dict[str, Any], Settings], tuple[str, str]]] = {
+    ("crag", "grade_documents"): _redecide_crag,
+    ("self_rag", "grade_documents"): _redecide_self_rag,
+}
 
 
 def _edit_quality_or_threshold(update: dict[str, Any], node: str, edit: Edit, before: dict[str, Any],
@@ -214,11 +259,11 @@ def _edit_query(update: dict[str, Any], node: str, edit: Edit) -> Any:
     return was
 
 
-def apply_edit(update: dict[str, Any], node: str, edit: Edit, before: dict[str, Any],
-               settings: Settings) -> tuple[Any, Settings]:
+def apply_edit(update: dict[str, Any], node: str, edit: Edit, before: dict[str, Any], settings: Settings,
+               variant: str = "agentic") -> tuple[Any, Settings]:
     """Edit ``update`` (what ``node`` returned) in place; returns (the recorded value, settings to continue with)."""
     if edit.field == "grade":
-        return _edit_grade(update, node, edit), settings
+        return _edit_grade(update, node, edit, variant, before, settings), settings
     if edit.field in ("quality", "threshold"):
         return _edit_quality_or_threshold(update, node, edit, before, settings)
     if edit.field == "route":
@@ -284,7 +329,7 @@ def fork_run(store: RunStore, parent: Run | str, step: int, edit: Edit | str, *,
             raise RagError(f"the checkpoints of run {parent.run_id} are not in {settings.data_dir} any more")
         before, result = checkpoint_before(chain, step, node)
         update = copy.deepcopy(result)
-        was, continue_with = apply_edit(update, node, edit, before.values, settings)
+        was, continue_with = apply_edit(update, node, edit, before.values, settings, parent.variant)
         edited_step = _the_step(update, node)
         forked = bound.update_state(before.config, update, as_node=node)
 

@@ -124,3 +124,19 @@ def test_cli_fork_json(recorded, kb, monkeypatch, capfd):
     data = json.loads(capfd.readouterr().out)
     assert data["fork"]["parent_run_id"] == parent.run_id and data["fork"]["edit"]["value"] == "ambiguous"
     assert store.get(data["run_id"]) is not None
+
+
+def test_every_graph_variant_forks_through_the_shared_hook(kb):
+    """CRAG (another module, built on the same base) is checkpointed and forked the same way: with its one correct
+    document graded incorrect it rewrites the query and searches again instead of refining."""
+    store = RunStore(kb.settings.data_dir)
+    engine = get_engine(kb.settings)
+    parent = run_question(QUESTION, kb=kb, engine=engine, settings=kb.settings, variant="crag", store=store)
+    assert parent.replay["thread_id"] == parent.run_id
+    grade = next(s for s in parent.steps if s.node == "grade_documents")
+    index = next(i for i, d in enumerate(grade.documents) if d.grade == "correct")
+    fork = fork_run(store, parent, grade.index, f"grade[{index}]=incorrect", kb=kb, engine=engine,
+                    settings=kb.settings)
+    assert fork.error is None and fork.path != parent.path
+    assert "refine_knowledge" in parent.path and fork.path[grade.index + 1] != "refine_knowledge"
+    assert store.forks(parent.run_id)[0]["run_id"] == fork.run_id
