@@ -122,8 +122,11 @@ def grade_documents(state: ToolAgentState, runtime: Any) -> dict:
     artifact = message.artifact if isinstance(message.artifact, dict) else {}
     docs = list(artifact.get("docs") or [])
     attempt = int(state.get("attempt") or 0) + 1
+    # the bundle is as close to the question as its closest chunk: carry the retriever's dense similarity so an
+    # offline grader does not embed a 3,000-character text (20 s on 2 cores); an llm grader reads the text only
+    dense = [d.metadata["dense_similarity"] for d in docs if isinstance(d.metadata.get("dense_similarity"), float)]
     bundle = Retrieved(id=f"tool_result_{attempt}", text=str(message.content), source=TOOL_NAME, score=1.0,
-                       tool="vector")
+                       tool="vector", metadata={"dense_similarity": max(dense)} if dense else {})
     with StepTimer() as timer:
         if docs:
             grade = clean_grade(ctx.engine.grade(question, bundle))
