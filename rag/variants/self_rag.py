@@ -274,11 +274,12 @@ class SelfRagVariant:
     notes = NOTES
     subtitles = SUBTITLES
     min_calls = "N + 4 (retrieval decision, grade each of N, generate, hallucination grader, answer grader)"
-    prevents = {"F1": "documents graded one by one, irrelevant ones dropped", "F2": "noise filtered per document",
+    prevents = {"F1": "documents graded one by one, incorrect ones dropped",
                 "F3": "hallucination grader → regenerate", "F4": "answer grader → rewrite and retrieve",
                 "F5": "retrievals and generations counted against max_attempts",
                 "F6": "retrieval decided on demand"}
-    leaves_open = {"F7": "when every generation is 'supported' by weak documents, it answers (no context-quality "
+    leaves_open = {"F2": "ambiguous documents count as relevant and stay beside correct ones",
+                   "F7": "when every generation is 'supported' by weak documents, it answers (no context-quality "
                          "threshold)"}
 
     def run(self, question: str, kb: KnowledgeBaseLike, engine: DecisionEngine, settings: Settings,
