@@ -36,13 +36,21 @@ _LIST_OR_HEADING = re.compile(r"^\s*(?:[-*•#|>]|\d+[.)]\s)")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
 
 
+PATH_SEPARATOR = " › "
+
+
 @dataclass
 class Unit:
-    heading: str  # nearest heading above the sentence ("" when none)
+    heading: str  # headings above the sentence: "document title › section" ("" when none)
     text: str  # the sentence as written (list markers removed)
 
+    @property
+    def section(self) -> str:
+        """The nearest heading above the sentence."""
+        return self.heading.rsplit(PATH_SEPARATOR, 1)[-1]
+
     def embed_text(self) -> str:
-        return f"{self.heading}: {self.text}" if self.heading else self.text
+        return f"{self.section}: {self.text}" if self.section else self.text
 
 
 @dataclass
@@ -58,24 +66,33 @@ def text_hash(text: str) -> str:
 def split_units(text: str, heading: str = "") -> tuple[list[Unit], str]:
     """Units of a chunk and the heading in force at its end (for the next chunk of the same document).
 
-    ``heading``: the heading in force where the chunk starts (chunks of a document come in order). A line wrapped
-    inside a sentence is joined to the next; headings and list items stay on their own; a heading line is not a
-    unit, it is the context of the units below it."""
+    ``heading``: the state returned for the previous chunk of the same document (chunks come in order). A line
+    wrapped inside a sentence is joined to the next; headings and list items stay on their own; a heading line is
+    not a unit, it is the context of the units below it: the document's title (its first level-1 heading) and the
+    nearest heading."""
     units: list[Unit] = []
     merged: list[str] = []
+    title, _, section = heading.partition("\x1f")
+
+    def path() -> str:
+        return PATH_SEPARATOR.join(p for p in (title, section) if p)
 
     def flush() -> None:
         for sentence in split_sentences("\n".join(merged)):
             clean = _BULLET.sub("", sentence).strip()
             if clean and re.search(r"\w", clean):
-                units.append(Unit(heading, clean))
+                units.append(Unit(path(), clean))
         merged.clear()
 
     for line in (raw.strip() for raw in text.strip().splitlines()):
         m = _HEADING.match(line)
         if m:
             flush()
-            heading = m.group(2).strip()[:HEADING_CHARS]
+            name = m.group(2).strip()[:HEADING_CHARS]
+            if len(m.group(1)) == 1 and not title:
+                title, section = name, ""
+            else:
+                section = name
             continue
         previous = merged[-1] if merged else ""
         wrapped = (previous and line and len(previous) >= 25 and not _LIST_OR_HEADING.match(line)
@@ -85,7 +102,7 @@ def split_units(text: str, heading: str = "") -> tuple[list[Unit], str]:
         else:
             merged.append(line)
     flush()
-    return units, heading
+    return units, f"{title}\x1f{section}"
 
 
 def _normalise(matrix: np.ndarray) -> np.ndarray:

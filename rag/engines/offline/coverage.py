@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from rag.engines.offline.rules import (_CLAUSE_SPLIT, _FILLER_PREFIXES, _FILLER_WORDS, _KO_LONG_ENDINGS,
+from rag.engines.offline.rules import (COMPARISON_WORDS, _CLAUSE_SPLIT, _FILLER_PREFIXES, _FILLER_WORDS, _KO_LONG_ENDINGS,
                                        _KO_PARTICLES, _KO_VERB_ENDINGS, _QUESTION_CUES)
 from rag.engines.offline.relations import _slot_term
 from rag.engines.offline.text import (_HAN, _HANGUL, _contains_phrase, _doc_text_for_grading, _is_number,
@@ -137,7 +137,7 @@ def question_terms(question: str) -> tuple[list[str], set[str]]:
         out: list[str] = []
         for t in key_terms(text):
             t = _stem(t)
-            if not t or t in _FILLER_WORDS or t.startswith(_FILLER_PREFIXES) or t in out:
+            if not t or t in _FILLER_WORDS or t in COMPARISON_WORDS or t.startswith(_FILLER_PREFIXES) or t in out:
                 continue
             out.append(t)
         return out
@@ -182,10 +182,13 @@ _CJK_OR_HANGUL = re.compile(r"[\uac00-\ud7a3\u3400-\u4dbf\u4e00-\u9fff]")
 
 
 def _name_like(term: str, question: str) -> bool:
-    """A Latin term written with a capital (not only at the start) or a digit in the question: a name such as
-    'Atlas' or 'bge-m3', which a document in another language keeps as written."""
+    """A Latin term written with a capital (not only at the start) or a digit in the question, or any Latin word in
+    a Korean or Chinese question: a name such as 'Atlas' or 'bge-m3', which a document in another language keeps as
+    written."""
     if any(ch.isdigit() for ch in term):
         return True
+    if _CJK_OR_HANGUL.search(question) and re.fullmatch(r"[a-z][a-z0-9.\-_]*", term):
+        return True  # a Latin word in a Korean or Chinese question is a name ("Atlas와 Nuri")
     for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(term)}(?![A-Za-z0-9])", question, flags=re.IGNORECASE):
         word = m.group(0)
         if word[:1].isupper() and (m.start() > 0 or word[1:2].isupper()):

@@ -138,6 +138,11 @@ _FILLER_WORDS = frozenset(
     "있 있어 있을 있을까 있나 없 알 알려 할 하 되 수 년 월 일 하는데 하려고 주세요 싶 싶어 궁금 생각 "
     "much many use uses used using does "
     "value values thing things way kind".split())
+# language: words that say a question is a comparison ("각각 … 어떻게 다른가요", "compare", "区别") describe the shape of
+# the answer, not its content: they are not key terms (the answer quotes one sentence per compared name instead)
+COMPARISON_WORDS = frozenset(
+    "각각 다른 다른가 다르 차이 차이점 비교 비교해 compare comparison difference differences differ different versus vs "
+    "each both 分别 各自 区别 不同 比较 差别".split())
 # clause ends: a comma or semicolon (not inside a number list "4, 8"), Korean "…는데 / …지만", English "and / but"
 _CLAUSE_SPLIT = re.compile(r"(?<!\d)[,;，；]|[,;，；](?!\s*-?\d)|(?<=[가-힣])(?:는데|인데|지만)(?=[\s,])|\s(?:and|but)\s")
 _QUESTION_CUES = re.compile(
@@ -194,9 +199,10 @@ LANGUAGE_ANCHORS: dict[str, tuple[str, ...]] = {
 # preferred as evidence (bonus added to their rank).
 INTENT_CUES: dict[str, str] = {
     "cause": r"\bwhy\b|\bcause[sd]?\b|\breasons?\b|\broot.cause|원인|이유|왜|때문|原因|为什么|为何|起因",
-    "procedure": r"\bhow (?:do|can|should|to)\b|\bsteps?\b|\bprocedure\b|\bprocess\b|\bfollow.up\b|\bfix(?:ed)?\b|"
-                 r"방법|절차|순서|어떻게|조치|대응|步骤|流程|如何|怎么|措施|处理方法",
-    "comparison": r"\bcompar|\bdifferen|\bversus\b|\bvs\.?\b|차이|비교|다른 점|区别|比较|不同",
+    # not a bare "어떻게" / "如何": "근무 시간은 어떻게 되나요?" asks for a value, not a procedure
+    "procedure": r"\bhow (?:do|can|should) (?:i|we|you)\b|\bhow to\b|\bsteps?\b|\bprocedure\b|\bprocess\b|"
+                 r"\bfollow.up\b|\bfix(?:ed)?\b|방법|절차|순서|조치|대응|步骤|流程|措施|处理方法",
+    "comparison": r"\bcompar|\bdiffer|\bversus\b|\bvs\.?\b|차이|비교|다른 점|다른가|다릅|다르게|각각|区别|比较|不同|分别",
 }
 INTENT_HEADING_BONUS = 0.35  # rank bonus of a sentence under a heading of the asked intent
 SEMANTIC_RANK_WEIGHT = 0.3  # answer sentences: semantic match added to every sentence's rank (ties, paraphrases)

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from rag.engines.offline.coverage import Coverage, checkable_terms, coverage_of
+from rag.engines.offline.coverage import Coverage, _name_like, checkable_terms, coverage_of
 from rag.engines.offline.rules import INTENT_HEADING_BONUS, SEMANTIC_RANK_WEIGHT, VALUE_BONUS
 from rag.engines.offline.semantics import heading_matches, question_intents
 from rag.types import Retrieved
@@ -22,7 +22,7 @@ class Candidate:
     text: str
     cov: Coverage  # key terms of the question in this sentence
     semantic: float  # 0..1 semantic match of this sentence
-    heading: str
+    heading: str  # the section the sentence sits under
     scoped: bool  # under a heading of the kind the question asks (cause / procedure / comparison)
 
 
@@ -43,6 +43,19 @@ def _quotable(text: str) -> bool:
 class EvidenceSelector:
     """Ranks and picks the sentences an answer quotes (part of ``OfflineEngine``)."""
 
+    def _one_sentence_per_name(self, question: str, terms: Sequence[str], ranked: list[Candidate]) -> list[Candidate]:
+        """A comparison ("Atlas와 Nuri는 어떻게 다른가요?"): for each name the question compares, its best sentence,
+        preferring one about that name alone."""
+        names = [t for t in terms if _name_like(t, question)]
+        chosen: list[Candidate] = []
+        for name in names[: self.rules.max_evidence]:
+            about = [c for c in ranked if name in c.cov.covered and c not in chosen]
+            if not about:
+                continue
+            alone = [c for c in about if not any(o in c.cov.covered for o in names if o != name)]
+            chosen.append((alone or about)[0])
+        return chosen
+
     def _rank_sentences(self, question: str, terms: Sequence[str], docs: Sequence[Retrieved],
                         wants_value: bool = False) -> list[Candidate]:
         """Every quotable sentence of the docs, best first.
@@ -59,7 +72,8 @@ class EvidenceSelector:
             for j, unit in enumerate(ev.units):
                 if not _quotable(unit.text):
                     continue
-                # a cause / procedure / comparison question reads a sentence with its heading ("Root cause")
+                # a cause / procedure / comparison question reads a sentence with its headings (the document's
+                # title names the event, the section says "Root cause")
                 scoped_text = f"{unit.heading}\n{unit.text}" if intents and unit.heading else unit.text
                 cov = coverage_of(terms, scoped_text)
                 lex = _score_over(cov, check)
@@ -67,10 +81,10 @@ class EvidenceSelector:
                 rank = share * lex + (1 - share) * sem + SEMANTIC_RANK_WEIGHT * sem
                 if wants_value and (lex > 0 or sem > 0.5) and re.search(r"\d", unit.text):
                     rank += VALUE_BONUS
-                scoped = bool(intents) and heading_matches(unit.heading, intents)
+                scoped = bool(intents) and heading_matches(unit.section, intents)
                 if scoped and (lex > 0 or sem > 0.3):
                     rank += INTENT_HEADING_BONUS
-                ranked.append(Candidate(rank - 0.01 * pos, pos, j, unit.text, cov, sem, unit.heading, scoped))
+                ranked.append(Candidate(rank - 0.01 * pos, pos, j, unit.text, cov, sem, unit.section, scoped))
         # Equal rank in one document: the shorter sentence states the fact more directly
         # ("연차 휴가는 입사 1년 후 15일이다" over a long sentence about the first year's exception).
         ranked.sort(key=lambda c: (-round(c.rank, 6), c.pos, len(c.text)))
@@ -78,21 +92,25 @@ class EvidenceSelector:
 
     def _select(self, question: str, terms: Sequence[str], docs: Sequence[Retrieved],
                 wants_value: bool = False) -> list[Candidate]:
-        """The best sentence, then: the rest of its section when the question asks for a cause / procedure /
-        comparison and the best sentence sits under such a heading; sentences that add uncovered key terms; a
-        second source that supports the same."""
+        """The best sentence, then sentences that add uncovered key terms, or a second source that supports the
+        same. A question for a cause / procedure / comparison gets the section of that kind in the best-matching
+        document instead (its best sentence first, then the rest of the section in document order)."""
         ranked = self._rank_sentences(question, terms, docs, wants_value)
         if not ranked:
             return []
         top = ranked[0]
+        # a cause / procedure / comparison question: the best-matching document's section of that kind answers it,
+        # however well another sentence of the document (the summary naming the event) matches the question
+        if "comparison" in question_intents(question):
+            compared = self._one_sentence_per_name(question, terms, ranked)
+            if len(compared) >= 2:
+                return compared
+        section = [c for c in ranked if c.pos == top.pos and c.scoped]
+        if section:
+            first = section[0]
+            rest = sorted((c for c in section if c is not first and c.heading == first.heading), key=lambda c: c.index)
+            return [first] + rest[: self.rules.max_evidence - 1]
         chosen = [top]
-        if top.scoped:  # the few sentences of that section, in document order
-            section = sorted((c for c in ranked if c.pos == top.pos and c.heading == top.heading and c is not top),
-                             key=lambda c: c.index)
-            for c in section[: self.rules.max_evidence - 1]:
-                chosen.append(c)
-            chosen.sort(key=lambda c: (c is not top, c.index))
-            return chosen
         covered = set(top.cov.covered)
         for item in ranked[1:]:
             if len(chosen) >= self.rules.max_evidence:
