@@ -317,6 +317,28 @@ def delete_document(kb: "KnowledgeBase", doc_id: str) -> bool:
         return True
 
 
+def _sweep_sentences(kb: "KnowledgeBase", known: set[str]) -> list[str]:
+    """Remove sentence vectors of documents the registry does not hold (rag.sentences writes them at ingest and
+    backfills them at question time, so a delete racing a question can leave some)."""
+    import sqlite3
+    from contextlib import closing
+
+    from rag.sentences import store_for
+
+    store = store_for(kb.settings.data_dir)
+    if not store.path.exists():
+        return []
+    with closing(sqlite3.connect(store.path)) as conn:
+        try:
+            found = {r[0] for r in conn.execute("SELECT DISTINCT doc_id FROM sentences")}
+        except sqlite3.OperationalError:  # no table yet
+            return []
+    stray = sorted(found - known)
+    for doc_id in stray:
+        store.delete_document(doc_id)
+    return stray
+
+
 @dataclass
 class RepairReport:
     pending: list[str] = field(default_factory=list)  # intents of ingests that never committed: removed
@@ -326,11 +348,12 @@ class RepairReport:
     orphan_chunks: int = 0  # chunks of documents the registry does not hold (full repair)
     orphan_docs_in_graph: list[str] = field(default_factory=list)
     orphan_tokens: int = 0
+    orphan_sentence_docs: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
         return bool(self.pending or self.deleting or self.orphan_chunks or self.orphan_docs_in_graph
-                    or self.orphan_tokens)
+                    or self.orphan_tokens or self.orphan_sentence_docs)
 
     def summary(self) -> str:
         if not self.changed and not self.blocked:
@@ -348,6 +371,8 @@ class RepairReport:
             parts.append(f"graph facts of {len(self.orphan_docs_in_graph)} unregistered document(s) removed")
         if self.orphan_tokens:
             parts.append(f"{self.orphan_tokens} stale BM25 token entries removed")
+        if self.orphan_sentence_docs:
+            parts.append(f"sentence vectors of {len(self.orphan_sentence_docs)} unregistered document(s) removed")
         return "; ".join(parts)
 
 
@@ -377,6 +402,7 @@ def repair(kb: "KnowledgeBase", full: bool = False) -> RepairReport:
             for doc_id in report.orphan_docs_in_graph:
                 kb.graph.delete_document(doc_id)
             report.orphan_tokens = kb.vectors.token_cache.keep_only(known)
+            report.orphan_sentence_docs = _sweep_sentences(kb, known)
         if report.changed and (report.pending or report.deleting or full):
             kb.registry.bump()
             kb.note_own_write()

@@ -212,6 +212,64 @@ class _Registry:
                      "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
 
 
+class CommittedGraph:
+    """A ``GraphStore`` whose expansions leave out relations of documents that are not committed: an ingest in
+    progress, or one a crash interrupted, and a delete in progress or interrupted (whose facts would otherwise be
+    cited after `rag docs` stopped listing the document). Writes and everything else go to the store unchanged.
+    The filter applies after the store's breadth-first cut, so an expansion may return fewer than ``limit``."""
+
+    def __init__(self, store: Any, committed: Any) -> None:
+        self.store = store
+        self._committed = committed  # () -> {doc id: n chunks} of committed documents
+
+    def __getattr__(self, name: str) -> Any:  # backend-specific attributes (uri, kb_id, path, …)
+        return getattr(self.store, name)
+
+    @property
+    def backend(self) -> str:
+        return self.store.backend
+
+    def expand(self, entities: list[str], hops: int = 2, limit: int = 50) -> list[tuple[Any, int]]:
+        ok = self._committed()
+        return [(rel, hop) for rel, hop in self.store.expand(entities, hops=hops, limit=limit) if rel.doc_id in ok]
+
+    def neighbourhood(self, entity: str, hops: int = 1, limit: int = 100) -> tuple[list[Any], list[Any]]:
+        from rag.graphstore.base import entity_key
+
+        entities, relations = self.store.neighbourhood(entity, hops=hops, limit=limit)
+        ok = self._committed()
+        kept = [r for r in relations if r.doc_id in ok]
+        touched = {entity_key(entity)} | {entity_key(n) for r in kept for n in (r.source, r.target)}
+        return [e for e in entities if entity_key(e.name) in touched], kept
+
+    def upsert(self, doc_id: str, entities: list[Any], relations: list[Any]) -> None:
+        self.store.upsert(doc_id, entities, relations)
+
+    def delete_document(self, doc_id: str) -> None:
+        self.store.delete_document(doc_id)
+
+    def has_document(self, doc_id: str) -> bool:
+        return self.store.has_document(doc_id)
+
+    def document_ids(self) -> list[str]:
+        return self.store.document_ids()
+
+    def entity_names(self) -> list[str]:
+        return self.store.entity_names()
+
+    def search_entities(self, text: str, limit: int = 10) -> list[str]:
+        return self.store.search_entities(text, limit)
+
+    def counts(self) -> dict[str, int]:
+        return self.store.counts()
+
+    def reset(self) -> None:
+        self.store.reset()
+
+    def close(self) -> None:
+        self.store.close()
+
+
 class KnowledgeBase:
     """Documents, chunks, vectors and graph facts of one data directory."""
 
@@ -267,13 +325,15 @@ class KnowledgeBase:
 
     @property
     def graph(self):
-        """The ``GraphStore`` (embedded networkx, or Neo4j when NEO4J_URI is set), scoped to this knowledge base."""
+        """The ``GraphStore`` (embedded networkx, or Neo4j when NEO4J_URI is set), scoped to this knowledge base,
+        seen through ``CommittedGraph``: expansions return relations of committed documents only."""
         if self._graph is None:
             from rag.graphstore import open_graph_store
 
             with self._lock:
                 if self._graph is None:
-                    self._graph = open_graph_store(self.settings, kb_id=self.kb_id)
+                    self._graph = CommittedGraph(open_graph_store(self.settings, kb_id=self.kb_id),
+                                                 self.committed_chunks)
         return self._graph
 
     def revision(self) -> int:

@@ -86,6 +86,8 @@ def test_kill_during_an_ingest_leaves_old_or_new_version_never_a_mix(corpus, dat
     assert all(h.text for h in hits)
     assert any("Quokka" in h.text for h in hits) == committed
     assert any("Helix" in h.text for h in hits) != committed
+    facts = reader.tools()["graph"].run("Who developed Orion-4 and Orion-3?", 10)
+    assert {f.doc_id for f in facts} <= set(visible.values())  # the graph route: committed documents only
     reader.close()
 
     with KnowledgeBase(make_settings(data_dir)) as kb:  # the next start repairs
@@ -110,6 +112,7 @@ def test_kill_during_a_delete_hides_the_document_at_once_and_repair_finishes_it(
     # `docs` says it is gone, and so does every answer (before: ask still answered from the deleted text)
     assert [d.source for d in reader.documents()] == ["keep.md"]
     assert all(h.doc_id != notes.doc_id for h in tool.run("Orion-3 Helix Labs Busan", 3))
+    assert all(f.doc_id != notes.doc_id for f in reader.tools()["graph"].run("Who developed Orion-3?", 10))
     reader.close()
 
     repaired = run_rag(["repair"], data_dir)
@@ -121,6 +124,9 @@ def test_kill_during_a_delete_hides_the_document_at_once_and_repair_finishes_it(
 
 def test_repair_sweeps_chunks_and_facts_of_documents_the_registry_never_held(corpus, data_dir):
     """What a crash on the former code left: parts written with no registry row at all."""
+    import numpy as np
+
+    from rag.sentences import Unit, store_for
     from rag.types import Chunk, Entity, Relation
 
     with KnowledgeBase(make_settings(data_dir)) as kb:
@@ -129,11 +135,16 @@ def test_repair_sweeps_chunks_and_facts_of_documents_the_registry_never_held(cor
         kb.graph.upsert("ghost00000000000", [Entity("Zorblax")],
                         [Relation("Zorblax", "related_to", "Helix Labs", "Ghost text.", "ghost00000000000",
                                   "ghost00000000000:0", "ghost.md")])
+        store_for(data_dir).write([("ghost00000000000:0", "ghost00000000000", "Ghost text about Zorblax.",
+                                    [Unit("", "Ghost text about Zorblax.")], np.array(vec, dtype=np.float32))],
+                                  kb.embedder.name)
         assert all("Zorblax" not in h.text for h in kb.tools()["vector"].run("Zorblax", 3))  # never retrieved
+        assert all(f.doc_id != "ghost00000000000" for f in kb.tools()["graph"].run("What is Zorblax related to?", 5))
     report = run_rag(["repair"], data_dir)
     assert report.returncode == 0, report.stderr
     assert "1 chunk(s) of unregistered documents removed" in report.stdout
     assert "graph facts of 1 unregistered document(s) removed" in report.stdout
+    assert "sentence vectors of 1 unregistered document(s) removed" in report.stdout
     with KnowledgeBase(make_settings(data_dir)) as kb:
         assert_only_committed_parts(kb)
         assert "Zorblax" not in kb.known_entities()
