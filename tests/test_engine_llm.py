@@ -279,7 +279,7 @@ def test_latency_is_measured_per_call(tmp_path):
 
 def test_strict_schema_requires_every_field_and_forbids_extras():
     schema = strict_json_schema(ClassifyOutput)
-    assert schema["required"] == ["strategy", "reason"] and schema["additionalProperties"] is False
+    assert schema["required"] == ["strategy", "reason", "kind", "targets"] and schema["additionalProperties"] is False
 
 
 def test_stub_embeddings_are_deterministic_and_word_based(stub):

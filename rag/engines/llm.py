@@ -59,8 +59,12 @@ class ModelCallFailed(RagError):
 class ClassifyOutput(BaseModel):
     """Retrieval strategy for the question."""
 
-    strategy: Literal["vector", "graph", "web", "direct"]
+    strategy: Literal["vector", "graph", "web", "direct", "sql"]
     reason: str = Field(description="one short sentence")
+    # seed 002's question kind (issue 12); a reply without it reads as a lookup
+    kind: Literal["lookup", "comparison", "aggregate", "recent"] = Field(default="lookup",
+                                                                           description="kind of question")
+    targets: list[str] = Field(default_factory=list, description="what a comparison compares; [] otherwise")
 
 
 class GradeOutput(BaseModel):
@@ -411,7 +415,8 @@ class LLMEngine(LLMCritics):
             return Decision("vector", f"model output unusable ({call.error}) → safe default: vector", [call],
                             signals={"fallback": True, **tier})
         return Decision(parsed.strategy, parsed.reason.strip() or f"model chose {parsed.strategy}", [call],
-                        signals={"model": self.settings.router_model, **tier})
+                        signals={"model": self.settings.router_model, **tier, "targets": list(parsed.targets),
+                                 "kind_reason": f"{parsed.kind}: the router model's kind"}, kind=parsed.kind)
 
     def grade_all(self, question: str, docs: list[Retrieved]) -> tuple[list[Grade], dict[str, Any]]:
         """Grades of every document, in order, as ``settings.llm_grading`` says: ``batch`` (one structured call;

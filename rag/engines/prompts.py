@@ -31,6 +31,7 @@ CLASSIFY_SYSTEM = """Decide which retrieval strategy fits the question best.
   organization something belongs to, how X is related to Y, questions that chain two facts)
 - web: questions that need up-to-date information (latest versions, recent papers, current events, prices today)
 - direct: no retrieval needed (common knowledge, arithmetic, translation, code syntax)
+- sql: counts, sums, averages, maxima, rankings or periods over a table of the knowledge base (aggregate questions)
 
 Rules:
 - A question with a temporal marker such as "latest", "recent", "today", "this year", "current", "news",
@@ -41,7 +42,11 @@ Rules:
 
 Known graph entities: {entities}
 
-Answer with the strategy and a one-sentence reason."""
+Also name the kind of question (seed 002): lookup (one target, a fact), comparison (two or more targets set side
+by side: list them in targets), aggregate (counts, sums, averages, periods, rankings: answered from a table),
+recent (something after the documents were written).
+
+Answer with the strategy, the kind, the targets of a comparison and a one-sentence reason."""
 
 GRADE_SYSTEM = """You are a grader assessing whether one retrieved document answers a user question (CRAG grading).
 {data_only}
@@ -250,3 +255,24 @@ def refine_messages(question: str, sentences: Sequence[str], source: str) -> lis
     return [{"role": "system", "content": REFINE_SYSTEM.format(data_only=DATA_ONLY)},
             {"role": "user", "content": f"Question: {question}\n\n<document source=\"{source}\">\n{numbered}\n"
                                         "</document>"}]
+
+
+# ---- sql (issue 12, seed 002: aggregate questions go to a SQL query over a table) -----------------------------------
+SQL_SYSTEM = """Write one DuckDB SELECT statement that answers the question from the tables below.
+아래 표에서 질문에 답하는 DuckDB SELECT 문 하나를 쓰세요.
+
+Rules:
+- Exactly one SELECT (WITH ... SELECT is fine). No comments, no INSERT/UPDATE/DELETE/CREATE/DROP, no ATTACH, COPY,
+  PRAGMA or SET, no table functions such as read_csv: only the tables listed. It is validated before it runs and
+  refused otherwise.
+- Quote column names with double quotes exactly as listed (they may be Korean or contain spaces and parentheses).
+- Filter on the values the question names; aggregate with COUNT / SUM / AVG / MIN / MAX; GROUP BY for "per X";
+  ORDER BY ... LIMIT n for rankings.
+
+Tables:
+{schema}"""
+
+
+def sql_messages(question: str, schema: str) -> list[dict[str, str]]:
+    return [{"role": "system", "content": SQL_SYSTEM.format(schema=schema)},
+            {"role": "user", "content": f"Question: {question}"}]

@@ -69,7 +69,8 @@ def aliases(name: str) -> tuple[list[str], list[str]]:
     """(whole names, single words) of a table or column name: ``인원(headcount)`` -> (['인원', 'headcount', ...], ...)."""
     parts = [p.strip() for p in re.split(r"[()\[\]]", name) if p.strip()]
     whole = [name, *parts, *(p.replace("_", " ") for p in parts)]
-    words = [w for p in parts for w in re.split(r"[\s_]+", p) if len(w) >= 2]
+    # single words: Korean from two syllables, Latin from three letters ('as', 'of' of 'as_of' are no evidence)
+    words = [w for p in parts for w in re.split(r"[\s_]+", p) if len(w) >= (3 if w.isascii() else 2)]
     out_whole = list(dict.fromkeys(n for n in (norm(w) for w in whole) if len(n) >= 2))
     singular = [w[:-1] for w in out_whole if w.isascii() and w.endswith("s") and len(w) > 4]
     out_words = list(dict.fromkeys(n for n in (norm(w) for w in words) if len(n) >= 2 and n not in out_whole))
