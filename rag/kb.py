@@ -637,6 +637,10 @@ class KnowledgeBase:
 
             drop_all_collections(self.settings, kb_id=self.kb_id)
             store_for(self.settings.data_dir).clear()
+            if not self.settings.chroma_host:  # other KnowledgeBases of this process reopen their collection too
+                from rag.vectorstore import reopen_local_client
+
+                reopen_local_client(self.settings)
             self._vectors = None
             self.graph.reset()
             self._registry.clear()
