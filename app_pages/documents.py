@@ -4,6 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from rag_ui import resources, uploads, widgets
+from rag_ui.tables import schema_view
 from rag_ui.state import INGEST_RESULTS, init_state
 
 init_state()
@@ -66,6 +67,7 @@ st.subheader("In the knowledge base · 저장된 문서")
 if st.session_state.pop("reset_done", False):
     st.success("Reset done: the knowledge base is empty now.")
 widgets.kb_counts(kb)
+schema_view(kb)  # tables from .csv / .xlsx / .sqlite: columns, types, row count, preview
 docs = kb.documents()
 if not docs:
     st.info("No documents yet. Upload files above, or load the sample documents on **Home**.")

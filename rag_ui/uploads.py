@@ -6,7 +6,7 @@ returns an error result in plain words and writes nothing.
 from __future__ import annotations
 
 MAX_UPLOAD_MB = 20
-ACCEPTED = ("txt", "md", "pdf", "docx", "html")
+ACCEPTED = ("txt", "md", "pdf", "docx", "html", "csv", "xlsx", "sqlite")  # the last three become tables
 
 
 def size_problem(name: str, size: int, limit_mb: float | None = None) -> str | None:
