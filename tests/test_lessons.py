@@ -67,3 +67,9 @@ def test_a_teacher_copies_and_edits_a_lesson(tmp_path):
         parse_lesson(broken)
     with pytest.raises(RagError, match="missing question"):
         parse_lesson({k: v for k, v in data.items() if k != "question"})
+
+
+def test_the_aggregate_trap_of_seed_002_goes_to_sql_in_the_comparison(results):
+    result = results["f7-aggregate-to-vector"]
+    assert "retrieve_sql" in result.runs["agentic"].path and "270" in result.runs["agentic"].answer
+    assert result.runs["naive"].path == ["retrieve_vector", "generate"] and "270" not in result.runs["naive"].answer
