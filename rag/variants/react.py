@@ -182,8 +182,8 @@ def korean(text: str) -> bool:
     return bool(re.search(r"[가-힣]", text))
 
 
-def summarize_hop(question: str, docs: list[Retrieved], grades: list[Grade],
-                  focus: str = "") -> tuple[list[str], list[dict]]:
+def summarize_hop(question: str, docs: list[Retrieved], grades: list[Grade], focus: str = "",
+                  known: set[str] | frozenset[str] = frozenset()) -> tuple[list[str], list[dict]]:
     """(2–3 lines of new findings, each ending with its source id; the usable evidence behind them). For each usable
     document, best grade first, the sentence naming ``focus`` (a comparison target) and sharing the most words with
     the question; headings and list marks are not findings."""
@@ -201,9 +201,11 @@ def summarize_hop(question: str, docs: list[Retrieved], grades: list[Grade],
         line = f"{short(best, 180)} [{doc.id}]"
         evidence.append({"id": doc.id, "source": doc.source, "tool": doc.tool, "label": grade.label,
                          "score": round(float(grade.score), 4), "reason": grade.reason, "line": line})
-        if len(lines) < SUMMARY_LINES:
+        if len(lines) < SUMMARY_LINES and doc.id not in known:  # only what this hop newly found
             lines.append(line)
-    if not lines:
+    if not lines and evidence:
+        lines = [f"no new findings: {', '.join(e['id'] for e in evidence[:3])} already summarized"]
+    elif not lines:
         lines = [f"nothing usable: {len(docs)} document(s), none graded correct or ambiguous"]
     return lines, evidence
 
@@ -383,7 +385,9 @@ def make_note(ctx: ReactContext, state: dict, number: int, strategy: str, query:
     docs = result.docs
     for doc in docs:  # kept outside the state for the final re-fetch of what is not a chunk
         ctx.cache[doc.id] = doc
-    lines, evidence = summarize_hop(state["question"] if not target else query, docs, grades, focus=target)
+    known = {e["id"] for n in state.get("notes") or [] for e in n.evidence}
+    lines, evidence = summarize_hop(state["question"] if not target else query, docs, grades, focus=target,
+                                    known=known)
     if result.status != "ok":
         lines = [f"{strategy} failed: {short(result.note, 160)}"]
     signal = failure_signal(strategy, result.status == "ok", result.note, docs, grades)
