@@ -199,14 +199,16 @@ def run_handout(run: Run) -> str:
 
 
 def comparison_handout(runs: list[Run], title: str | None = None, intro: str = "",
-                       marked: dict[str, list[int]] | None = None, label: str = "") -> str:
+                       marked: dict[str, list[int]] | None = None, label: str = "",
+                       headings: list[str] | None = None) -> str:
     """Runs side by side (e.g. variants on one question, or a parent and its fork); ``marked``: run id -> 0-based
-    steps to draw red."""
+    steps to draw red; ``headings``: one per run (default: the variant)."""
     marked = marked or {}
+    headings = headings or [r.variant for r in runs]
     questions = list(dict.fromkeys(r.question for r in runs))
     intro = intro + "".join(f"<p><b>Q:</b> {esc(q)}</p>" for q in questions)
-    cards = "".join(f'<div class="card">{run_section(r, marked.get(r.run_id, []), label, r.variant)}</div>'
-                    for r in runs)
+    cards = "".join(f'<div class="card">{run_section(r, marked.get(r.run_id, []), label, heading)}</div>'
+                    for r, heading in zip(runs, headings))
     return page(title or "Comparison · " + " vs ".join(r.variant for r in runs), f'<div class="grid">{cards}</div>',
                 intro)
 
@@ -216,7 +218,8 @@ def fork_handout(parent: Run, fork: Run) -> str:
     edit = (fork.replay.get("edit") or {}).get("text", "")
     intro = f"<p>What-if: step {step + 1} ({esc(fork.replay.get('node'))}) set to <b>{esc(edit)}</b>.</p>"
     return comparison_handout([parent, fork], f"What-if fork · {parent.run_id} → {fork.run_id}", intro,
-                              {parent.run_id: [step], fork.run_id: [step]}, "what-if")
+                              {parent.run_id: [step], fork.run_id: [step]}, "what-if",
+                              [f"Parent · 원래 실행 ({parent.variant})", f"Fork · 가정 실행 ({fork.variant})"])
 
 
 def lesson_handout(result: Any) -> str:
