@@ -24,7 +24,6 @@ order; the fault suite (tests/test_integrity_crash.py) uses it to crash at every
 """
 from __future__ import annotations
 
-import fcntl
 import os
 import signal
 import threading
@@ -36,6 +35,11 @@ from typing import TYPE_CHECKING, Any, Callable
 from rag.graphstore.base import entity_key
 from rag.loaders import split_text
 from rag.types import Chunk, Entity, IngestError, ProgressCallback, RagError, Relation
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no flock; writers are then serialised within one process only
+    fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:  # pragma: no cover
     from rag.kb import KnowledgeBase
@@ -103,7 +107,7 @@ class WriterLock:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         deadline = time.monotonic() + wait_s
-        while True:
+        while fcntl is not None:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
@@ -134,7 +138,8 @@ class WriterLock:
             try:
                 os.ftruncate(fd, 0)
             finally:
-                fcntl.flock(fd, fcntl.LOCK_UN)
+                if fcntl is not None:
+                    fcntl.flock(fd, fcntl.LOCK_UN)
                 os.close(fd)
         self._thread_lock.release()
 
