@@ -101,3 +101,4 @@ with tab_compare:
                 widgets.answer_block(r)
                 st.dataframe(widgets.grades_frame(r)[["attempt", "source", "grade", "grade score", "reason"]],
                              hide_index=True, width="stretch")
+        whatif.comparison_button(run, other)  # both runs side by side in one HTML file

@@ -112,8 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="grade[I]=correct|ambiguous|incorrect, quality=0.8, threshold=0.4, route=graph, query=TEXT")
     p.add_argument("--json", action="store_true", help="print exactly one JSON object (the fork and its parent)")
     p = runs_sub.add_parser("export", parents=[common],
-                            help="one self-contained HTML handout of a run (a fork: beside its parent)")
-    p.add_argument("run_id", metavar="RUN_ID", help="run id (a unique prefix of 4+ characters works)")
+                            help="one self-contained HTML handout of a run (a fork: beside its parent; several runs: "
+                                 "side by side)")
+    p.add_argument("run_ids", nargs="+", metavar="RUN_ID", help="run id (a unique prefix of 4+ characters works)")
     p.add_argument("-o", "--output", metavar="FILE", help="where to write it (default handout-RUN_ID.html)")
 
     sub.add_parser("status", parents=[common], help="backends, decision engine, counts")
@@ -531,12 +532,19 @@ def _fork(args: argparse.Namespace, store) -> int:
 def _export(args: argparse.Namespace, store) -> int:
     from rag import handout
 
-    run = store.get(args.run_id)
-    if run is None:
-        raise CliError(f"no run with id {args.run_id!r} (list them: python -m rag runs list)", EXIT_FAILED)
+    runs = []
+    for run_id in args.run_ids:
+        run = store.get(run_id)
+        if run is None:
+            raise CliError(f"no run with id {run_id!r} (list them: python -m rag runs list)", EXIT_FAILED)
+        runs.append(run)
+    run = runs[0]
     parent = store.get(run.replay["parent_run_id"]) if run.replay.get("parent_run_id") else None
-    text = handout.fork_handout(parent, run) if parent else handout.run_handout(run)
-    path = Path(args.output or f"handout-{run.run_id}.html").expanduser()
+    if len(runs) > 1:
+        text = handout.comparison_handout(runs)
+    else:
+        text = handout.fork_handout(parent, run) if parent else handout.run_handout(run)
+    path = Path(args.output or f"handout-{'-'.join(r.run_id for r in runs)}.html").expanduser()
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:

@@ -152,3 +152,12 @@ def handout_button(run: Run) -> None:
     """Download the run (a fork: with its parent side by side) as one self-contained HTML file for a class."""
     st.download_button("Download a handout (HTML) · 유인물", _handout(run.run_id, str(resources.settings().data_dir)),
                        file_name=f"handout-{run.run_id}.html", mime="text/html", key="export_handout")
+
+
+def comparison_button(run: Run, other: Run | None) -> None:
+    """Download the two compared runs side by side as one HTML handout."""
+    if other is None:
+        return
+    st.download_button("Download the comparison as a handout (HTML) · 비교 유인물",
+                       handout.comparison_handout([run, other]), file_name=f"compare-{run.run_id}-{other.run_id}.html",
+                       mime="text/html", key="export_comparison")

@@ -71,6 +71,9 @@ def test_fork_handout_and_cli_export(recorded, monkeypatch, tmp_path, capfd):
     written = out.read_text(encoding="utf-8")
     assert handout.esc(fork.answer) in written and handout.esc(run.answer) in written  # fork beside its parent
     assert "wrote" in capfd.readouterr().out
+    both = tmp_path / "both.html"
+    assert cli_main(["runs", "export", run.run_id, fork.run_id, "-o", str(both)]) == 0  # a comparison
+    assert both.read_text(encoding="utf-8").count("<svg") == 2
     assert cli_main(["runs", "export", "nosuchrun"]) != 0
 
 

@@ -47,8 +47,9 @@ def test_export_search_query_param_and_compare(open_app, two_runs):
     agentic, naive = two_runs
     at = open_app("app_pages/inspector.py", query={"run": naive.run_id})
     assert at.selectbox(key="inspector_pick").value == naive.run_id
-    assert [b.proto.label for b in at.get("download_button")] == ["Export this run as JSON",
-                                                                  "Download a handout (HTML) · 유인물"]
+    assert [b.proto.label for b in at.get("download_button")] == [
+        "Export this run as JSON", "Download a handout (HTML) · 유인물",
+        "Download the comparison as a handout (HTML) · 비교 유인물"]
     assert json.loads(widgets.run_json(naive)) == json.loads(resources.run_store().export_json(naive.run_id))
 
     # filter by text: only matching runs are listed (and the run that is open, which stays visible)
