@@ -60,7 +60,7 @@ def test_describe_lists_embedder_and_thresholds(engine):
     info = engine.describe()
     assert info["engine"] == "offline"
     assert "e5" in info["embedder"]
-    assert info["rules"]["similarity_range"] == [0.80, 0.92]
+    assert info["rules"]["similarity_range"] == [0.825, 0.92]
     assert "0.6" in info["rules"]["correct"]
 
 

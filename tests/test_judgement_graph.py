@@ -28,7 +28,7 @@ CO_OCCURRENCE = "Tom Becker and the Atlas Foundation were both mentioned in the 
 def drone_kb(tmp_path_factory):
     from tests.support.kb import build_kb
 
-    kb = build_kb(tmp_path_factory.mktemp("judgement-graph"), {"drone_en.md": DRONE}, graph_hops=3)
+    kb = build_kb(tmp_path_factory.mktemp("judgement-graph"), {"drone_en.md": DRONE})  # default graph_hops (2)
     yield kb
     kb.close()
 

@@ -153,7 +153,10 @@ _QUESTION_CUES = re.compile(
 # measured on the bundled e5 embedder over sample_docs
 # Similarity ranges in which each embedder family spreads "unrelated" .. "on topic" (rescaled to 0..1).
 # multilingual-e5 compresses cosine similarities into roughly 0.75-0.95.
-SIMILARITY_RANGES = {"e5": (0.80, 0.92), "openai": (0.20, 0.60), "default": (0.30, 0.80)}
+# e5: chunk vectors pooled from sentence vectors (rag.sentences) sit higher than whole-chunk vectors did; on the
+# sample_docs questions the old whole-chunk range (0.80, 0.92) maps to (0.824, 0.919) (linear fit, r = 0.90).
+# A knowledge base ingested before sentence vectors keeps whole-chunk vectors and is graded a little stricter.
+SIMILARITY_RANGES = {"e5": (0.825, 0.92), "openai": (0.20, 0.60), "default": (0.30, 0.80)}
 
 
 @dataclass
