@@ -111,14 +111,6 @@ if any(row["model calls"] for row in costs):
         st.caption("No price table: set RAG_LLM_PRICES (e.g. gpt-4o-mini=0.15/0.60, USD per 1M input/output "
                    "tokens; * for any model) to see money per run and per variant.")
 
-st.subheader("The judging-RAG family · 판단하는 RAG 비교 (seed 001)")
-st.caption("Declared per variant: minimum model calls counted from its code path as a function of N retrieved "
-           "documents (not a measurement), the F-failures its checks prevent and those it leaves open. Measured "
-           "beside them: mean model calls, key-fact hits, silent failures, and the share of runs labelled F1–F7 "
-           "(observed in the trace; see README 'Failure taxonomy').")
-st.dataframe(pd.DataFrame(report.get("family") or family_table(report)), hide_index=True, width="stretch",
-             key="eval_family")
-
 st.subheader("Routing: expected (rows) × chosen (columns)")
 cols = st.columns(max(1, len(report["variants"])))
 for col, name in zip(cols, report["variants"]):
@@ -128,6 +120,14 @@ for col, name in zip(cols, report["variants"]):
         col.dataframe(pd.DataFrame(rows).set_index("expected"), width="stretch")
     else:
         col.caption("no question has an expected route")
+
+st.subheader("The judging-RAG family · 판단하는 RAG 비교 (seed 001)")
+st.caption("Declared per variant: minimum model calls counted from its code path as a function of N retrieved "
+           "documents (not a measurement), the F-failures its checks prevent and those it leaves open. Measured "
+           "beside them: mean model calls, key-fact hits, silent failures, and the share of runs labelled F1–F7 "
+           "(observed in the trace; see README 'Failure taxonomy').")
+st.dataframe(pd.DataFrame(report.get("family") or family_table(report)), hide_index=True, width="stretch",
+             key="eval_family")
 
 st.subheader("Per question · 질문별 결과")
 st.caption("Select a row to open its run in the trace inspector.")
