@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from rag.config import Settings
+from rag.deadline import run_deadline
 from rag.runstore import RunStore
 from rag.trace import Run, Step
 from rag.types import DecisionEngine, Grade, RagError
@@ -296,7 +297,8 @@ def fork_run(store: RunStore, parent: Run | str, step: int, edit: Edit | str, *,
     """Fork ``parent`` at ``step`` with ``edit`` applied, continue it, save it to ``store`` and return it.
 
     Raises ``RagError`` (plain words) for a run without checkpoints, a step out of range or an edit that does not
-    fit the step. Failures while the fork continues are recorded in the fork, like any run's."""
+    fit the step. Failures while the fork continues are recorded in the fork, like any run's. The fork's steps up to
+    the edit are copies of the parent's; its ``wall_ms`` counts the continuation only."""
     edit = Edit.parse(edit) if isinstance(edit, str) else edit
     if isinstance(parent, str):
         found = store.get(parent)
@@ -343,7 +345,8 @@ def fork_run(store: RunStore, parent: Run | str, step: int, edit: Edit | str, *,
         recorder.add(copy.deepcopy(recorded))
     context = build_context(graph, kb, engine, continue_with)
     limit = recursion_limit(continue_with.max_attempts)  # the same safety net as the variant's own run
-    outcome = stream_graph(graph, None, context, recorder, limit)
+    with run_deadline(continue_with.run_deadline_s):  # the same deadline as any run (RAG_RUN_DEADLINE)
+        outcome = stream_graph(graph, None, context, recorder, limit)
     fork.replay["resume_from"] = None
     if outcome.hit_limit:
         recorder.fail(f"the graph hit its step limit ({limit} steps)")
