@@ -464,6 +464,10 @@ def _korean_relation(sentence: str, mentions: list[Mention]) -> tuple[Mention, s
                 return copula[0], pattern.predicate, possessors[0]
             if possessors and subjects and subjects[0] is not possessors[0]:  # "A는 B의 팀장이다"
                 return subjects[0], pattern.predicate, possessors[0]
+            topics = [m for m in mentions if m.particle in ("은", "는")]
+            doers = [m for m in mentions if m.particle in ("이", "가")]
+            if topics and doers and topics[0] is not doers[0]:  # "B는 A가 이끈다"
+                return doers[0], pattern.predicate, topics[0]
             return None
         if role == "owner":  # (team, owns, product)
             if objects:  # "A는 B를 담당한다"

@@ -134,3 +134,24 @@ def test_sample_corpus_aliases_are_recorded_not_related(corpus):
     recorded = {(entity_key(r.source), entity_key(r.target)) for x in corpus for r in x.relations
                 if r.predicate == "also_known_as"}
     assert recorded and recorded <= {("한빛랩스", "hanbit labs"), ("hanbit labs", "한빛랩스")}
+
+
+@pytest.mark.parametrize("text", [
+    "Tom Becker and the Atlas Foundation were both mentioned in the spring newsletter.",
+    "Hana Yoon visited Busan and Daejeon last spring.",
+    "Kestrel Labs와 Mira Holt는 같은 기사에 나왔다.",
+])
+def test_names_that_merely_co_occur_give_no_relation(text):
+    found = extract(text, "d", "d#0")
+    assert len(_names(found)) >= 2
+    assert _triples(found) == set()
+
+
+def test_a_stated_association_gives_related_to():
+    found = extract("Kestrel Labs partnered with the Orion Team on the survey.", "d", "d#0")
+    assert ("Kestrel Labs", "related_to", "Orion Team") in _triples(found)
+
+
+def test_korean_topic_led_by_subject():
+    assert ("Hana Yoon", "leads", "Orion Team") in _triples(extract("Orion Team은 Hana Yoon이 이끈다.", "d", "d#0"))
+    assert ("Hana Yoon", "leads", "Orion Team") in _triples(extract("Hana Yoon은 Orion Team을 이끈다.", "d", "d#0"))
