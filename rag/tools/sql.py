@@ -317,6 +317,8 @@ def plan_sql(question: str, tables: list[TableInfo], store: TableStore, matcher:
                     info["filters"].append((col, "=", hits[0], f"{hits[0]} is a value of {col.name!r}"))
                     score += 0.5
                     continue
+                if values and all(isinstance(v, int) and 1900 <= v <= 2100 for v in values):
+                    continue  # years are a dimension, never a measure: no "MAX(year)" for 'this year'
                 if m.score:
                     info["measures"].append((m.score, col, m.how))
                     score += 1.5 * m.score  # the measure is what an aggregate question is about

@@ -502,10 +502,10 @@ def think(state: ReactState, runtime: Ctx) -> dict:
 
 
 def recovery_route(ctx: ReactContext, failed: str, question: str) -> str | None:
-    """Where the one recovery hop goes: to sql when a document route failed on a question whose words name a
-    table's numeric column (the misrouted aggregate of seed 002), else the next route (``RECOVERY``); None when
-    that tool is not there."""
-    if failed != "sql" and table_plan(ctx, question) is not None:
+    """Where the one recovery hop goes: to sql when a document route (vector, graph) failed on a question whose
+    words name a table's numeric column (the misrouted aggregate of seed 002), else the next route (``RECOVERY``);
+    None when that tool is not there."""
+    if failed in ("vector", "graph") and table_plan(ctx, question) is not None:
         return "sql"
     target = RECOVERY.get(failed)
     return target if target in ctx.tools else None
