@@ -24,7 +24,7 @@ from rag.engines.offline.extraction import Extractor
 from rag.engines.offline.grading import Grader
 from rag.engines.offline.rewriting import Rewriter
 from rag.engines.offline.routing import Router
-from rag.engines.offline.rules import SIMILARITY_RANGES, OfflineRules
+from rag.engines.offline.rules import SEMANTIC_MARGIN_RANGE, SIMILARITY_RANGES, OfflineRules
 from rag.engines.offline.selection import EvidenceSelector
 from rag.engines.offline.semantics import Semantics
 from rag.engines.offline.temporal import Clock
@@ -100,7 +100,10 @@ class OfflineEngine(Router, Grader, ContextEvaluator, Rewriter, Answerer, Eviden
                                    "graph (relation patterns, or >= 2 known graph entities)", "vector (default)"],
                 "similarity_range": [lo, hi],
                 "grade_score": f"{r.sim_weight} * similarity rescaled to [{lo}, {hi}] + "
-                               f"{1 - r.sim_weight:.2f} * key-term coverage (numbers count double)",
+                               f"{1 - r.sim_weight:.2f} * key-term coverage (numbers count double); key terms count "
+                               "only where the document could contain them as written (its language), the rest "
+                               "is the semantic match: the best question ↔ sentence cosine over the question's "
+                               f"floor in that sentence's language, rescaled from {list(SEMANTIC_MARGIN_RANGE)}",
                 "correct": f"score >= {r.correct_score}, coverage >= {r.correct_coverage}, every number of the "
                            "question present, and every statistic it asks for (평균 / average / total …)",
                 "ambiguous": f"score >= {r.ambiguous_score}, or missing a number / statistic of the question",
@@ -114,6 +117,11 @@ class OfflineEngine(Router, Grader, ContextEvaluator, Rewriter, Answerer, Eviden
                 "quality": f"{r.quality_best} * best support-weighted grade score + {r.quality_coverage} * key-term "
                            f"coverage of supporting docs + {r.quality_share} * share of supporting docs "
                            f"(correct = 1, ambiguous = {r.ambiguous_support})",
-                "generate": "extractive: best-covering sentences of correct, then ambiguous documents",
+                "generate": "extractive: sentences of correct, then ambiguous documents ranked by key terms and "
+                            "semantic match; a cause / procedure / comparison question gets the matching section "
+                            "(## Root cause, ## 원인, ## 原因) or one sentence per compared name; graph answers "
+                            "follow the chain hop by hop",
+                "time": "today from the engine's clock (RAG_TODAY); 'this year' needs today's year in a correct "
+                        "document, 'latest' is at most ambiguous",
             },
         }
