@@ -37,8 +37,8 @@ lesson = by_id[lesson_id]
 
 st.markdown(f"### {widgets.md_escape(lesson.title['ko'])}\n{widgets.md_escape(lesson.title['en'])}")
 left, right = st.columns(2)
-left.markdown("🇰🇷 " + widgets.md_escape(lesson.explain["ko"]))
-right.markdown("🇬🇧 " + widgets.md_escape(lesson.explain["en"]))
+left.markdown("**한국어** · " + widgets.md_escape(lesson.explain["ko"]))
+right.markdown("**English** · " + widgets.md_escape(lesson.explain["en"]))
 st.markdown(f"**Question · 질문:** {widgets.md_escape(lesson.question)}  \n"
             f"**Variants · 비교 변형:** {', '.join(lesson.variants)} · seed {lesson.seed} · `{lesson.path.name}`")
 with st.expander(f"Corpus · 코퍼스 ({len(lesson.corpus)} files)"):

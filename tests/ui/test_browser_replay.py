@@ -122,3 +122,22 @@ def test_fork_from_the_inspector_and_open_its_handout_offline(recorded_run, app_
     shutil.copy(ARTIFACTS / "handout.png", SCREENSHOTS / "handout.png")
     context.close()
 
+
+
+def test_a_failure_lesson_in_the_browser(app_url, page):
+    """The Lessons page: the F2 lesson runs with one click and lands on the comparison, F2's steps red (lessons.png)."""
+    page.goto(f"{app_url}/lessons")
+    page.get_by_text("Failure lessons · 실패 사례 수업").wait_for()
+    settle(page)
+    choose(page, "Lesson · 수업", "F2")
+    page.get_by_text("Mixed", exact=False).first.wait_for()
+    page.get_by_role("button", name="Run this lesson · 수업 실행").click()
+    page.get_by_text("F2 on agentic", exact=False).first.wait_for(timeout=180_000)
+    settle(page)
+    page.locator('[data-testid="stGraphVizChart"] svg').nth(1).wait_for()
+    page.wait_for_timeout(1000)
+    assert _marked_nodes(page) >= 1, "the F2 steps are red on agentic's diagram"
+    assert page.get_by_text("Download this lesson as a handout", exact=False).count()
+    page.wait_for_timeout(800)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shutil.copy(shot(page, "lessons.png"), SCREENSHOTS / "lessons.png")
