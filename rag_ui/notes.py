@@ -79,7 +79,10 @@ def step_specifics(step: Step, run: Run) -> tuple[str, str]:
     if node == "rewrite_query":
         query = step.output.get("query") or step.decision or "?"
         return (f"새 검색어: “{query}”. 이유: {reason or '-'}", f"New query: “{query}”. Why: {reason or '-'}")
-    if node in ("generate", "direct_generate", "partial_answer"):
+    judged = _judging_specifics(step)
+    if judged is not None:
+        return judged
+    if node in ("generate", "direct_generate", "partial_answer", "generate_once", "not_found"):
         extra_ko = " 근거가 부족해 답을 보류했습니다." if run.abstained else ""
         extra_en = " The evidence was insufficient, so it abstained." if run.abstained else ""
         return (f"출처 {len(run.citations)}개로 답을 만들었습니다.{extra_ko}",
@@ -92,3 +95,44 @@ def teaching_note(step: Step, run: Run) -> tuple[str, str]:
     purpose_ko, purpose_en = purpose(run.variant, step.node)
     did_ko, did_en = step_specifics(step, run)
     return (f"{purpose_ko} {did_ko}".strip(), f"{purpose_en} {did_en}".strip())
+
+
+def _judging_specifics(step: Step) -> tuple[str, str] | None:
+    """What the judging-RAG family's own nodes did (tool_agent, self_rag, crag, adaptive), from their outputs."""
+    out, reason = step.output or {}, step.reason.strip() or "-"
+    node = step.node
+    if node == "agent":
+        call = out.get("tool_call")
+        if call:
+            return (f"검색 도구를 부르기로 했습니다 (검색어 “{call.get('query', '')}”). 이유: {reason}",
+                    f"Decided to call the retriever tool (query “{call.get('query', '')}”). Why: {reason}")
+        return (f"검색 없이 바로 답했습니다. 이유: {reason}", f"Answered without the tool. Why: {reason}")
+    if node == "decide_retrieval":
+        wants = out.get("retrieve")
+        return ((f"검색이 필요하다고 판단했습니다. 이유: {reason}" if wants else f"검색 없이 답하기로 했습니다. 이유: {reason}"),
+                (f"Decided retrieval is needed. Why: {reason}" if wants else
+                 f"Decided to answer without retrieval. Why: {reason}"))
+    if node == "classify_complexity":
+        label = out.get("complexity") or step.decision
+        ko = {"simple": "단순", "moderate": "중간", "complex": "복잡"}.get(label, label)
+        return (f"복잡도: {ko}. 이유: {reason}", f"Complexity: {label}. Why: {reason}")
+    if node == "refine_knowledge":
+        kept, dropped = out.get("kept_sentences", 0), out.get("dropped_sentences", 0)
+        return (f"문장 {kept}개를 남기고 {dropped}개를 버렸습니다. 생성기에는 남긴 문장만 들어갑니다.",
+                f"Kept {kept} sentences and dropped {dropped}; only the kept ones reach the generator.")
+    if node == "check_hallucination":
+        bad = out.get("unsupported") or []
+        if bad:
+            return (f"근거 없는 문장 {len(bad)}개를 찾았습니다 (예: “{str(bad[0])[:60]}”). 다음: {out.get('next_action')}",
+                    f"Found {len(bad)} unsupported sentence(s) (e.g. “{str(bad[0])[:60]}”). Next: "
+                    f"{out.get('next_action')}")
+        return (f"모든 문장이 문서로 뒷받침됩니다. 이유: {reason}", f"Every sentence is supported. Why: {reason}")
+    if node == "grade_answer":
+        useful = out.get("label") != "not_useful"
+        return ((f"답이 질문에 답합니다. 이유: {reason}" if useful else f"답이 질문에 답하지 못합니다. 이유: {reason}"),
+                (f"The answer addresses the question. Why: {reason}" if useful else
+                 f"The answer does not address the question. Why: {reason}"))
+    if node == "web_search" and step.status != "failed":
+        return (f"웹 결과 {len(step.documents)}개를 더했습니다.", f"Added {len(step.documents)} web result(s).")
+    return None
+

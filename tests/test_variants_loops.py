@@ -60,7 +60,7 @@ def test_every_loop_stays_within_its_bound(data_dir, variant, max_attempts, web_
     m = max_attempts
     if variant == "tool_agent":
         assert count(run, "retrieve") <= m  # recursion_limit = 4m supersteps is the only bound (seed 001)
-        assert len(run.steps) <= tool_agent_limit(m) + 1
+        assert len(run.steps) <= tool_agent_limit(m) + 1  # at most `limit` nodes, plus the recorded limit step
         hit = run.stop_reason == "recursion_limit"
         assert hit == (run.path[-1] == "recursion_limit")
         if hit:
@@ -91,11 +91,22 @@ def test_a_crashing_judge_ends_the_run_with_a_message(data_dir, variant):
     assert run.steps[-1].status == "failed"
 
 
+def test_tool_agent_uses_its_whole_budget_before_the_limit(data_dir):
+    """max_attempts tool calls ending in generate fit under recursion_limit; one more rewrite does not."""
+    engine = ScriptedCritics(grade=["incorrect", "correct"], tool=True)
+    run = run_question("Who founded Alpha?", kb(False), engine, Settings.from_env().with_(max_attempts=2),
+                       variant="tool_agent")
+    assert run.path == ["agent", "retrieve", "grade_documents", "rewrite", "agent", "retrieve", "grade_documents",
+                        "generate"]
+    assert run.stop_reason == "relevant" and not run.partial
+
+
 def test_tool_agent_records_hitting_recursion_limit(data_dir):
     engine = ScriptedCritics(grade="incorrect", tool=True)
     run = run_question("Who founded Alpha?", kb(False), engine, Settings.from_env().with_(max_attempts=2),
                        variant="tool_agent")
-    assert run.path == ["agent", "retrieve", "grade_documents", "rewrite"] * 2 + ["recursion_limit"]
+    # the limit stops the agent's third decision before a third tool call
+    assert run.path == ["agent", "retrieve", "grade_documents", "rewrite"] * 2 + ["agent", "recursion_limit"]
     assert run.stop_reason == "recursion_limit" and run.partial
     from rag.failures import label_run
 

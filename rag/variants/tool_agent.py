@@ -15,7 +15,7 @@ START → agent ─tools_condition: a tool call→ retrieve (ToolNode) → grade
   The seed uses it as a conditional-edge function; here it is a node, so the grading is a recorded step, followed
   by a conditional edge that reads its verdict.
 - ``rewrite`` goes back to the agent, which decides again whether to search at all.
-- The loop has no counter: ``recursion_limit`` (``4 × max_attempts`` supersteps) is the bound, as in the seed's
+- The loop has no counter: ``recursion_limit`` (``4 × max_attempts + 1`` supersteps) is the bound, as in the seed's
   ``graph.stream(inputs, {"recursion_limit": 10})``. When it is hit the trace records a ``recursion_limit`` step
   (F5) and the run ends with what was found instead of an exception.
 """
@@ -192,8 +192,11 @@ def build_graph():
 
 
 def recursion_limit(max_attempts: int) -> int:
-    """The bound (seed 001): agent, retrieve, grade, rewrite per attempt; the last attempt ends in generate."""
-    return 4 * max_attempts
+    """The bound (seed 001): agent, retrieve, grade, rewrite per attempt, the last attempt ending in generate —
+    4 × max_attempts node steps. LangGraph raises once L nodes have run unless the graph ended before, so a run must
+    end within L − 1 nodes: one with ``max_attempts`` tool calls that ends in ``generate`` just fits; after one more
+    rewrite the agent decides once more and the limit stops it before another tool call."""
+    return 4 * max_attempts + 1
 
 
 NOTES = {
@@ -244,7 +247,7 @@ class ToolAgentVariant:
             final = outcome.final
             run.attempts = list(final.get("attempts") or [])
             run.route = "vector" if run.attempts else "direct"
-            if outcome.hit_limit and run.error is None:
+            if outcome.hit_limit and run.error is None and final.get("answer") is None:
                 docs, grade = final.get("docs") or [], final.get("grade")
                 t0 = time.perf_counter()
                 answer = ctx.engine.generate(question, docs, [grade] * len(docs) if grade else [], mode="partial")
