@@ -140,3 +140,17 @@ def test_every_graph_variant_forks_through_the_shared_hook(kb):
     assert fork.error is None and fork.path != parent.path
     assert "refine_knowledge" in parent.path and fork.path[grade.index + 1] != "refine_knowledge"
     assert store.forks(parent.run_id)[0]["run_id"] == fork.run_id
+
+
+def test_a_checkpoint_database_that_cannot_open_costs_the_replay_not_the_run(tmp_path):
+    kb = build_kb(tmp_path / "data", {"leave.md": CORPUS["leave.md"]})
+    (kb.settings.data_dir / CHECKPOINTS_DB).mkdir()  # a folder where the database should be: sqlite cannot open it
+    store = RunStore(kb.settings.data_dir)
+    try:
+        run = run_question(QUESTION, kb=kb, engine=get_engine(kb.settings), settings=kb.settings, store=store)
+        assert run.error is None and "15 days" in run.answer and run.replay == {}
+        with pytest.raises(RagError, match="no checkpoints to fork from"):
+            fork_run(store, run.run_id, 2, "grade[0]=incorrect", kb=kb, engine=get_engine(kb.settings),
+                     settings=kb.settings)
+    finally:
+        kb.close()

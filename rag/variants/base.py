@@ -364,7 +364,12 @@ def checkpointed(graph: Any, recorder: TraceRecorder, config: dict[str, Any]) ->
                         **(config.get("configurable") or {})}
         config = {**config, "configurable": configurable}
         yield bound, config
-        latest = bound.get_state({"configurable": {"thread_id": thread_id}})  # the newest checkpoint: this run's
+        try:
+            latest = bound.get_state({"configurable": {"thread_id": thread_id}})  # the newest checkpoint: this run's
+        except sqlite3.Error as exc:  # the answer is still good; only its replay is lost
+            log.warning("run %s: its last checkpoint could not be read (what-if replay unavailable): %s",
+                        run.run_id, exc)
+            return
         checkpoint_id = (latest.config or {}).get("configurable", {}).get("checkpoint_id")
         run.replay.update({"thread_id": thread_id, "checkpoint_id": checkpoint_id})
     finally:
