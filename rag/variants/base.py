@@ -315,16 +315,20 @@ CHECKPOINTS_DB = "checkpoints.sqlite3"
 
 
 def checkpoint_serde() -> Any:
-    """LangGraph's serializer, allowed to load back our own state types only (the dataclasses of ``rag.*`` modules
-    loaded now) instead of any class named in the database."""
+    """LangGraph's serializer, allowed to load back our own state types only — the dataclasses of the ``rag.*``
+    modules and of every registered variant's module (an add-on's too) — instead of any class the database names."""
     from dataclasses import is_dataclass
 
     from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
+    from rag.variants.registry import VARIANTS
+
+    names = {name for name in list(sys.modules) if name == "rag" or name.startswith("rag.")}
+    names |= {cls.__module__ for cls in VARIANTS.values()}
     allowed = {(obj.__module__, obj.__name__)
-               for name, module in list(sys.modules.items()) if name == "rag" or name.startswith("rag.")
-               for obj in list(vars(module).values())
-               if isinstance(obj, type) and is_dataclass(obj) and getattr(obj, "__module__", "").startswith("rag")}
+               for name in names if name in sys.modules
+               for obj in list(vars(sys.modules[name]).values())
+               if isinstance(obj, type) and is_dataclass(obj) and obj.__module__ in names}
     return JsonPlusSerializer(allowed_msgpack_modules=sorted(allowed))
 
 
