@@ -60,6 +60,12 @@ tab_steps, tab_compare = st.tabs(["Step through · 단계별 보기", "Compare t
 with tab_steps:
     st.markdown(f"**Q:** {widgets.md_escape(run.question)}")
     widgets.run_metrics(run)
+    if run.cache.get("hit"):  # served by the answer cache (rag.cache): the steps are the original run's
+        st.info(f"Answer-cache hit: the same question as run `{run.cache['original_run_id']}` (similarity "
+                f"{run.cache['similarity']:.2f}), same settings and documents; 0 model calls, no steps of its own.")
+        if st.button("Open the original run", key=f"cache_original_{run.run_id}"):
+            st.session_state[INSPECT_RUN_ID] = run.cache["original_run_id"]
+            st.rerun()
     whatif.lineage_block(run)  # a fork: parent and fork side by side
     if len(run.steps) > 1:
         number = st.slider("Step · 단계", 1, len(run.steps), value=len(run.steps), key=f"step_{run.run_id}")

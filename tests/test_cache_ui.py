@@ -101,3 +101,15 @@ def test_evaluate_shows_tokens_and_money_per_variant(llm_app):
     frames = [d.value for d in at.dataframe if "usd per question" in list(d.value.columns)]
     assert frames and set(frames[0]["variant"]) == {"naive", "agentic"}
     assert all(str(v).startswith("$") for v in frames[0]["usd"])
+
+
+def test_a_cache_hit_opens_in_the_inspector(llm_app):
+    at = open_page("app_pages/ask.py", **{QUESTION: ASKED, ASK_WITH_NAIVE: False})
+    at.button(key="ask").click().run()
+    at.button(key="ask").click().run()
+    hit = at.session_state[ASK_RESULT]["run"]
+    assert hit.cache["hit"]
+    at = open_page("app_pages/inspector.py", **{INSPECT_RUN_ID: hit.run_id})  # no steps: nothing to step through
+    assert any(f"as run `{hit.cache['original_run_id']}`" in i.value for i in at.info)
+    at.button(key=f"cache_original_{hit.run_id}").click().run()
+    assert not at.exception and at.session_state[INSPECT_RUN_ID] == hit.cache["original_run_id"]
