@@ -117,6 +117,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("run_ids", nargs="+", metavar="RUN_ID", help="run id (a unique prefix of 4+ characters works)")
     p.add_argument("-o", "--output", metavar="FILE", help="where to write it (default handout-RUN_ID.html)")
 
+    p = sub.add_parser("lessons", parents=[common], help="failure lessons F1-F7: list them, or run one offline")
+    p.add_argument("lesson_id", nargs="?", metavar="LESSON_ID", help="run this lesson (ids: python -m rag lessons)")
+    p.add_argument("--json", action="store_true", help="print exactly one JSON object (or array when listing)")
+    p.add_argument("-o", "--output", metavar="FILE", help="also write the lesson as an HTML handout")
+
     sub.add_parser("status", parents=[common], help="backends, decision engine, counts")
 
     for name, text in (("neo4j", "a local Neo4j: start | status | stop | build"),
@@ -554,6 +559,51 @@ def _export(args: argparse.Namespace, store) -> int:
     return EXIT_OK
 
 
+def cmd_lessons(args: argparse.Namespace) -> int:
+    """List the lessons of lessons/, or run one offline in DATA_DIR/lessons/<id>/ and say whether it showed."""
+    from rag.failures import summary
+    from rag.lessons import load_lessons, run_lesson
+    from rag.types import RagError
+
+    try:
+        lessons = load_lessons()
+    except RagError as exc:
+        raise CliError(str(exc), EXIT_FAILED) from None
+    if not args.lesson_id:
+        rows = [{"id": x.id, "code": x.code, "seed": x.seed, "title": x.title["en"], "question": x.question,
+                 "variants": x.variants} for x in lessons]
+        if args.json:
+            _print_json(rows)
+        else:
+            print(_table(["id", "code", "variants", "question"],
+                         [[r["id"], r["code"], ",".join(r["variants"]), _one_line(r["question"], 50)] for r in rows]))
+        return EXIT_OK
+    lesson = next((x for x in lessons if x.id == args.lesson_id), None)
+    if lesson is None:
+        raise CliError(f"no lesson {args.lesson_id!r} (list them: python -m rag lessons)", EXIT_USAGE)
+    settings = _settings()
+    with stdout_to_stderr() as out:
+        result = run_lesson(lesson, settings.data_dir)
+        if args.output:
+            from rag import handout
+
+            Path(args.output).expanduser().write_text(handout.lesson_handout(result), encoding="utf-8")
+        if args.json:
+            _print_json({"id": lesson.id, "code": lesson.code, "shows": result.shows, "avoided": result.avoided,
+                         "expected_variant": lesson.expected_variant, "compare": lesson.compare,
+                         "failure_steps": result.failure_steps(),
+                         "variants": {v: {"run_id": r.run_id, "path": r.path, "labels": result.codes(v),
+                                          "answer": r.answer} for v, r in result.runs.items()}}, out=out)
+        else:
+            print(f"{lesson.code} · {lesson.title['en']}\nQ: {lesson.question}", file=out)
+            for v, r in result.runs.items():
+                print(f"  {v:<10} {summary(result.labels[v]):<22} {' → '.join(r.path)}", file=out)
+            verdict = "shows" if result.shows else "does NOT show"
+            print(f"{lesson.code} {verdict} on {lesson.expected_variant}; {lesson.compare} "
+                  f"{'avoids it' if result.avoided else 'shows it too'} (runs in {result.data_dir})", file=out)
+    return EXIT_OK
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     from rag.engines import get_engine
 
@@ -608,4 +658,5 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 COMMANDS = {"ingest": cmd_ingest, "docs": cmd_docs, "delete": cmd_delete, "reset": cmd_reset, "repair": cmd_repair,
             "ask": cmd_ask,
-            "compare": cmd_compare, "runs": cmd_runs, "status": cmd_status, "neo4j": cmd_neo4j, "eval": cmd_eval}
+            "compare": cmd_compare, "runs": cmd_runs, "status": cmd_status, "neo4j": cmd_neo4j, "eval": cmd_eval,
+            "lessons": cmd_lessons}

@@ -73,3 +73,20 @@ def test_the_aggregate_trap_of_seed_002_goes_to_sql_in_the_comparison(results):
     result = results["f7-aggregate-to-vector"]
     assert "retrieve_sql" in result.runs["agentic"].path and "270" in result.runs["agentic"].answer
     assert result.runs["naive"].path == ["retrieve_vector", "generate"] and "270" not in result.runs["naive"].answer
+
+
+def test_cli_lists_and_runs_a_lesson(tmp_path, monkeypatch, capfd):
+    import json
+
+    from rag.cli import main as cli_main
+
+    monkeypatch.setenv("RAG_DATA_DIR", str(tmp_path / "data"))
+    assert cli_main(["lessons", "--json"]) == 0
+    listed = json.loads(capfd.readouterr().out)
+    assert {row["id"] for row in listed} == {lesson.id for lesson in LESSONS}
+    out = tmp_path / "f6.html"
+    assert cli_main(["lessons", "f6-needless-retrieval", "--json", "-o", str(out)]) == 0
+    data = json.loads(capfd.readouterr().out)
+    assert data["shows"] and data["avoided"] and "F6" in data["variants"]["naive"]["labels"]
+    assert "<svg" in out.read_text(encoding="utf-8")
+    assert cli_main(["lessons", "no-such-lesson"]) != 0
