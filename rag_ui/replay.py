@@ -26,9 +26,12 @@ def edit_choices(step: Step) -> list[str]:
     """The kinds of edit this step allows (what it recorded a decision about)."""
     if step.status == "failed":
         return []
-    if any(d.grade is not None for d in step.documents) and step.node != "evaluate_context":
-        return ["grade"]
-    if "next_action" in step.output:
+    graded = [d for d in step.documents if d.grade is not None]
+    if graded and step.node != "evaluate_context":
+        # a bundle grade (one verdict for the whole tool result) decides inside its node: not editable per document
+        bundle = all((d.grade_reason or "").startswith("graded with the whole tool result") for d in graded)
+        return [] if bundle else ["grade"]
+    if "next_action" in step.output and "quality" in step.output:
         return ["quality", "threshold"]
     if step.node == "classify":
         return ["route", "query"]
