@@ -83,3 +83,16 @@ def test_readme_first_example_names_the_team_lead(sample_subset_kb):
     assert "Seoyeon Kim" in run.answer.splitlines()[0], run.answer
     assert "Search Platform Team" in run.answer
     assert "대신 제품 팀이 쓰는 모델을 만든다" not in run.answer
+
+
+@pytest.mark.parametrize("question, answer, hops", [
+    ("Lumen 드론에 쓰인 내비게이션 모듈을 만든 팀의 팀장은 누구인가요?", "Hana Yoon", 3),
+    ("Lumen 无人机使用的导航模块是哪个团队开发的？", "Orion Team", 2),
+])
+def test_the_chain_is_followed_from_a_korean_or_chinese_question(drone_kb, question, answer, hops):
+    engine = OfflineEngine(drone_kb.settings, clock=lambda: date(2026, 12, 1))
+    run = run_question(question, drone_kb, engine, drone_kb.settings)
+    assert run.error is None and run.route == "graph" and not run.abstained
+    assert run.answer.splitlines()[0].split(":", 1)[1].strip().startswith(answer), run.answer
+    generate = next(s for s in run.steps if s.node == "generate")
+    assert f"hop {hops}:" in generate.reason and f"hop {hops + 1}:" not in generate.reason

@@ -32,20 +32,22 @@ SEEDS_PER_HIT = 3
 HIT_SEED_WEIGHT = 0.3
 RELATED_TO_WEIGHT = 0.7
 
-# words in a question that say which kind of fact it asks for
+# words in a question that say which kind of fact it asks for (language: Korean, English, Chinese)
 PREDICATE_CUES: dict[str, tuple[str, ...]] = {
     "located_in": ("어디", "어느 도시", "도시", "위치", "본사", "에 있", "where", "located", "headquarter", "city",
-                   "based in"),
+                   "based in", "哪里", "位于", "总部", "城市"),
     "developed_by": ("개발", "만든", "만들", "제작", "제안", "고안", "developed", "created", "built", "made",
-                     "proposed", "invented", "designed"),
-    "founded_by": ("설립", "창업", "창립", "founded", "founder", "established"),
-    "leads": ("팀장", "이끄", "이끈", "리더", "책임자", "대표", "lead", "leads", "head", "manager", "manages"),
-    "owns": ("담당", "맡", "운영", "owns", "owner", "responsible", "in charge", "operates"),
+                     "proposed", "invented", "designed", "开发", "研发", "制造", "提出"),
+    "founded_by": ("설립", "창업", "창립", "founded", "founder", "established", "创立", "创办", "创始"),
+    "leads": ("팀장", "이끄", "이끈", "리더", "책임자", "대표", "lead", "leads", "head", "manager", "manages", "负责人",
+              "领导", "带领", "主管"),
+    "owns": ("담당", "맡", "운영", "owns", "owner", "responsible", "in charge", "operates", "负责", "运营"),
     "belongs_to": ("소속", "어느 팀", "어느 대학", "대학", "근무", "belong", "member", "which team", "works at",
-                   "university", "professor"),
-    "part_of": ("일부", "자회사", "part of", "subsidiary"),
-    "uses": ("사용", "활용", "이용", "쓰는", "쓴다", "uses", "use", "using", "based on"),
-    "acquired": ("인수", "acquired", "bought", "acquisition"),
+                   "university", "professor", "属于", "隶属", "成员", "大学"),
+    "part_of": ("일부", "자회사", "part of", "subsidiary", "一部分", "子公司"),
+    "uses": ("사용", "활용", "이용", "쓰는", "쓴다", "쓰인", "쓰이", "탑재", "uses", "use", "using", "used", "based on",
+             "使用", "采用", "用于"),
+    "acquired": ("인수", "acquired", "bought", "acquisition", "收购"),
 }
 
 
