@@ -154,3 +154,17 @@ def test_a_checkpoint_database_that_cannot_open_costs_the_replay_not_the_run(tmp
                      settings=kb.settings)
     finally:
         kb.close()
+
+
+def test_fork_of_threshold_and_query(recorded, kb):
+    store, parent = recorded
+    engine = get_engine(kb.settings)
+    evaluate = next(s for s in parent.steps if s.node == "evaluate_context")
+    strict = fork_run(store, parent, evaluate.index, "threshold=0.99", kb=kb, engine=engine, settings=kb.settings)
+    assert strict.steps[evaluate.index].output["threshold"] == 0.99 and strict.settings["threshold"] == 0.99
+    assert strict.steps[evaluate.index].decision == "re_route" and strict.path != parent.path
+    other = fork_run(store, parent, 0, "query=When does the cafeteria serve lunch?", kb=kb, engine=engine,
+                     settings=kb.settings)
+    retrieved = other.steps[1]
+    assert retrieved.inputs["query"] == "When does the cafeteria serve lunch?"
+    assert retrieved.documents[0].source == "cafeteria.md" != parent.steps[1].documents[0].source
