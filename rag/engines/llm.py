@@ -385,7 +385,8 @@ class LLMEngine(LLMCritics):
             "run_deadline_s": self.settings.run_deadline_s or None,
             # only for a reply that is not in the schema; a failed request fails the step instead
             "safe_defaults": {"classify": "vector", "grade": "ambiguous 0.5", "quality": 0.5,
-                              "rewrite": "previous query", "generate": "abstain", "extract": "offline rules"},
+                              "rewrite": "previous query", "generate": "abstain", "extract": "offline rules",
+                              "grade (batched)": "documents without a usable verdict graded one by one"},
         }
 
     # ---- judging ------------------------------------------------------------------------------------
