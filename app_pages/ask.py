@@ -9,6 +9,7 @@ from rag.streaming import stream_tokens
 from rag.types import RagError
 from rag.variants import check_question_length
 from rag_ui import failures_view, resources, widgets
+from rag_ui.hops import hop_block
 from rag_ui.state import (ASK_MAX_ATTEMPTS, ASK_PENDING, ASK_RESULT, ASK_THRESHOLD, ASK_TOP_K, ASK_VARIANT,
                           ASK_USE_CACHE, ASK_WITH_NAIVE, COMPARE_RUN_ID, INSPECT_RUN_ID, MAX_ATTEMPTS_LIMIT, QUESTION, TOP_K_LIMIT,
                           init_state, open_in_inspector)
@@ -159,6 +160,7 @@ with right:
     st.subheader("Quality per attempt · 시도별 품질")
     widgets.quality_block(run)
 widgets.teaching_notes_block(run)
+hop_block(run)  # react: each hop's summary and context size with / without summaries
 
 st.subheader("Document grades · 문서 채점 (every attempt)")
 grades = widgets.grades_frame(run)
