@@ -500,6 +500,8 @@ class KnowledgeBase:
                                       ingested_at=same["ingested_at"], progress=progress)
                 self._describe_restore(prepared, missing, result)
                 return
+            if set(prepared.parts) != {"vectors", "graph"}:  # it was a restore, but the document went meanwhile
+                prepared = ingest.prepare(self, doc_id, source, text, progress)
             final, replaces, note = self._place(source, origin, replace, root)
             prepared.rename(final)
             ingest.write_document(self, prepared, origin=origin, replaces=replaces, new=True, ingested_at=now_iso(),
