@@ -341,13 +341,13 @@ def fork_run(store: RunStore, parent: Run | str, step: int, edit: Edit | str, *,
                    "step": step, "node": node, "from_checkpoint_id": _checkpoint_id(before.config),
                    "edit": {"field": edit.field, "index": edit.index, "value": edit.value, "was": was,
                             "text": str(edit)}}
-    for recorded in [*parent.steps[:step], edited_step]:
-        recorder.add(copy.deepcopy(recorded))
+    for copied in [*parent.steps[:step], edited_step]:
+        recorder.add(copy.deepcopy(copied))
     context = build_context(graph, kb, engine, continue_with)
     limit = recursion_limit(continue_with.max_attempts)  # the same safety net as the variant's own run
     with run_deadline(continue_with.run_deadline_s):  # the same deadline as any run (RAG_RUN_DEADLINE)
         outcome = stream_graph(graph, None, context, recorder, limit)
-    fork.replay["resume_from"] = None
+    fork.replay.pop("resume_from", None)
     if outcome.hit_limit:
         recorder.fail(f"the graph hit its step limit ({limit} steps)")
     finish_from_state(fork, outcome.final)
@@ -356,8 +356,13 @@ def fork_run(store: RunStore, parent: Run | str, step: int, edit: Edit | str, *,
     return fork
 
 
+PARTIAL_NODES = ("partial_answer", "not_found")  # the variants' "say what was found" endings
+PARTIAL_STOPS = ("attempts_guard", "recursion_limit", "comparison_partial")
+
+
 def finish_from_state(run: Run, final: dict[str, Any]) -> None:
-    """Copy route, attempts, stop reason and answer from the graph's last state into the run (as a variant does)."""
+    """Copy route, attempts, stop reason and answer from the graph's last state into the run, the way the variants'
+    own ``run`` methods do (a partial answer: one of their partial endings or bound stops)."""
     run.route = final.get("route") or run.route
     run.attempts = list(final.get("attempts") or [])
     if run.error is None:
@@ -365,7 +370,8 @@ def finish_from_state(run: Run, final: dict[str, Any]) -> None:
         answer = final.get("answer")
         if answer is not None:
             apply_answer(run, answer)
-        run.partial = run.path[-1:] == ["partial_answer"]
+        run.partial = run.path[-1] in PARTIAL_NODES if run.path else False
+        run.partial = run.partial or run.stop_reason in PARTIAL_STOPS
 
 
 def diverging_step(parent: Run, fork: Run) -> int:
