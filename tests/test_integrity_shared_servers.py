@@ -7,16 +7,12 @@ collection name starts with the knowledge-base id, and reset drops only its own 
 """
 from __future__ import annotations
 
-import os
-import sys
-from pathlib import Path
-
 import pytest
 
 from rag.kb import KnowledgeBase
 from tests.support.kb import make_settings
 from tests.support.neo4j import admin_driver, neo4j_overrides
-from tests.support.servers import free_port, running_server
+from tests.test_ingest import chroma_server  # noqa: F401  (the one real `chroma run` fixture; fails under CI if missing)
 
 TEXT_A = "The Orion-3 model was developed by Helix Labs. Helix Labs is headquartered in Busan."
 TEXT_B = "The Vega-2 model was developed by Nova Works. Nova Works is headquartered in Ulsan."
@@ -60,22 +56,6 @@ def test_two_data_dirs_on_one_neo4j_keep_their_graphs_apart(tmp_path):
         b.reset()
         a.close()
         b.close()
-
-
-@pytest.fixture
-def chroma_server(tmp_path):
-    """A real `chroma run` server (the CLI ships with the chromadb package, next to this Python) on 127.0.0.1."""
-    exe = Path(sys.executable).parent / "chroma"
-    if not exe.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{exe} is missing under CI: install requirements.txt into this virtual environment")
-        pytest.skip("the chroma CLI is not installed next to this Python")
-    port = free_port()
-    with running_server([str(exe), "run", "--path", str(tmp_path / "chroma-server"), "--host", "127.0.0.1",
-                         "--port", str(port)], f"http://127.0.0.1:{port}/api/v2/heartbeat", tmp_path / "chroma.log",
-                        env={**os.environ, "ANONYMIZED_TELEMETRY": "False"}, start_timeout_s=90,
-                        name="chroma server"):
-        yield port
 
 
 @pytest.mark.integration
