@@ -1,6 +1,7 @@
 """Semantic answer cache (seed 003): a repeated question is answered from an earlier run, with no model call.
 
-Key: the question's embedding (a hit is a cached question within ``settings.cache_similarity`` cosine), the
+Key: the question's embedding (a hit is a cached question within ``settings.cache_similarity`` cosine, with exactly
+the same numbers: "2022년" and "2023년" embed 0.98 alike but ask different things), the
 variant, every setting that can change an answer (all of ``Settings.public()`` except the few listed in
 ``NOT_ANSWER_SETTINGS``: a new setting counts as answer-changing until someone says otherwise), and the knowledge
 base's revision (``KnowledgeBase.revision``), which changes on every ingest, delete and reset. An entry of an older
@@ -21,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import sqlite3
 import time
 from contextlib import closing
@@ -60,6 +62,14 @@ def kb_revision(kb: Any) -> int:
     return int(revision() if callable(revision) else revision)
 
 
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def numbers_in(question: str) -> list[str]:
+    """The numbers of a question, in order, thousands separators dropped: they must match for a hit."""
+    return [n.replace(",", "") for n in _NUMBER.findall(question)]
+
+
 def _cosine(a: list[float], b: list[float]) -> float:
     dot = sum(x * y for x, y in zip(a, b))
     na, nb = math.sqrt(sum(x * x for x in a)), math.sqrt(sum(y * y for y in b))
@@ -90,9 +100,10 @@ class AnswerCache:
     def _connect(self) -> sqlite3.Connection:
         return sqlite3.connect(self.path, timeout=30)
 
-    def lookup(self, embedding: list[float], variant: str, settings: Settings, revision: int) -> CacheHit | None:
-        """The closest entry at or above ``settings.cache_similarity`` for this key and revision; entries of other
-        revisions are dropped first (the documents changed since they were answered)."""
+    def lookup(self, embedding: list[float], variant: str, settings: Settings, revision: int,
+               numbers: list[str] | None = None) -> CacheHit | None:
+        """The closest entry at or above ``settings.cache_similarity`` for this key and revision (and with these
+        ``numbers``, when given); entries of other revisions are dropped first (the documents changed since)."""
         key = settings_key(settings, variant)
         with closing(self._connect()) as db, db:
             db.execute("DELETE FROM answers WHERE kb_revision != ?", (revision,))
@@ -100,6 +111,8 @@ class AnswerCache:
                               "kb_revision = ?", (key, revision)).fetchall()
         best: tuple[float, str, str] | None = None
         for question, vector, run_json in rows:
+            if numbers is not None and numbers_in(question) != numbers:
+                continue
             similarity = _cosine(embedding, json.loads(vector))
             if similarity >= settings.cache_similarity and (best is None or similarity > best[0]):
                 best = (similarity, question, run_json)
@@ -168,7 +181,7 @@ def ask(question: str, kb: Any, engine: "DecisionEngine", settings: Settings, va
     embedding = (embed or kb.embedder.embed_query)(question) if question else []
     revision = kb_revision(kb)
     if not bypass and question:
-        hit = cache.lookup(embedding, variant, settings, revision)
+        hit = cache.lookup(embedding, variant, settings, revision, numbers_in(question))
         if hit is not None:
             run = hit_run(hit, question, settings, (time.perf_counter() - t0) * 1000.0)
             if store is not None:
@@ -182,4 +195,4 @@ def ask(question: str, kb: Any, engine: "DecisionEngine", settings: Settings, va
 
 
 __all__ = ["AnswerCache", "CACHE_FILE", "CacheHit", "NOT_ANSWER_SETTINGS", "ask", "hit_run", "kb_revision",
-           "settings_key"]
+           "numbers_in", "settings_key"]

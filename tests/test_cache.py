@@ -95,6 +95,9 @@ def test_bypass_other_settings_and_new_documents_miss(tmp_path, stub):
         assert ask(QUESTION, kb, engine, settings.with_(llm_grading="parallel")).cache.get("hit")
 
         assert ask("연봉 계약은 몇 월에 갱신해?", kb, engine, settings).cache == {}  # another question
+        # another year embeds 0.98 alike, but its answer is another one: the numbers must match
+        assert ask(QUESTION.replace("2023", "2022"), kb, engine, settings).cache == {}
+        assert ask(QUESTION.replace("얼마인가요", "얼마예요"), kb, engine, settings).cache.get("hit")  # a rewording
 
         kb.ingest_bytes("leave.md", "입사 1년 후 연차 휴가는 15일이다.".encode())  # any ingest is a new revision
         assert not ask(QUESTION, kb, engine, settings).cache
