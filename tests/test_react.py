@@ -32,7 +32,8 @@ from rag.variants.react import (
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_docs"
 DOCS = ("teams_and_products.md", "company_overview.md", "people_directory.md")
 QUESTIONS = {q["id"]: q for q in (json.loads(line) for line in
-                                  (SAMPLE / "questions.jsonl").read_text(encoding="utf-8").splitlines() if line.strip())}
+                                  (SAMPLE / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+                                  if line.strip())}
 AGGREGATE = sorted(i for i, q in QUESTIONS.items() if q.get("question_kind") == "aggregate")
 COMPARISON = sorted(i for i, q in QUESTIONS.items() if q.get("question_kind") == "comparison")
 

@@ -411,7 +411,7 @@ def plan_sql(question: str, tables: list[TableInfo], store: TableStore, matcher:
                    named_values, True)
 
 
-# ---- on-target judgement (seed 002) -----------------------------------------------------------------------------------
+# ---- on-target judgement (seed 002) ---------------------------------------------------------------------------------
 
 def judge_target(question: str, validated: ValidatedSql, matcher: NameMatcher) -> tuple[bool, str]:
     """(on target, why): a table or column name of the query overlaps the question's words, or it is suspect."""

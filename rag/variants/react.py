@@ -244,8 +244,8 @@ def detect_repetition(notes: list[HopNote], similarity: Callable[[str, str], flo
         else:
             sim = similarity(earlier.query, current.query)
         if sim is not None and sim >= threshold:
-            return ("query_similarity", f"hop {current.number}'s query repeats hop {earlier.number}'s on {current.strategy} "
-                    f"(embedding cosine {sim:.3f} ≥ {threshold})")
+            return ("query_similarity", f"hop {current.number}'s query repeats hop {earlier.number}'s on "
+                    f"{current.strategy} (embedding cosine {sim:.3f} ≥ {threshold})")
     previous = notes[-2]
     if current.ids and previous.ids:
         overlap = jaccard(set(current.ids), set(previous.ids))
@@ -295,9 +295,9 @@ def decide_after_hop(notes: list[HopNote], kind: str, settings: Settings, recove
     if counted >= limit:
         met = [n for n in notes if n.status != "failed" and n.evidence and n.quality >= threshold]
         if met:
-            return ("generate", current.strategy, f"{where}; hop limit {limit} of a {kind or 'lookup'} question reached "
-                    f"— hop {met[-1].number} met the threshold: answer from the evidence gathered", "hop_limit",
-                    details)
+            return ("generate", current.strategy, f"{where}; hop limit {limit} of a {kind or 'lookup'} question "
+                    f"reached — hop {met[-1].number} met the threshold: answer from the evidence gathered",
+                    "hop_limit", details)
         return ("partial_answer", current.strategy, f"{where}; hop limit {limit} of a {kind or 'lookup'} question "
                 "reached: say what was verified and what was not found", "hop_limit", details)
     if current.status == "failed" and recovered:
@@ -434,7 +434,7 @@ def refetch(ctx: ReactContext, evidence: list[dict[str, Any]]) -> tuple[list[Ret
     return docs, grades, where
 
 
-# ---- routing functions (pure) -----------------------------------------------------------------------------------------
+# ---- routing functions (pure) ---------------------------------------------------------------------------------------
 
 def route_after_think(state: ReactState):
     if state["strategy"] == "direct":
@@ -451,7 +451,7 @@ def route_after_observe(state: ReactState) -> Literal["generate", "recover", "re
             "partial_answer": PARTIAL_ANSWER}[state["next_action"]]  # type: ignore[return-value]
 
 
-# ---- nodes ------------------------------------------------------------------------------------------------------------
+# ---- nodes ----------------------------------------------------------------------------------------------------------
 
 def _index(state: dict) -> int:
     return len(state.get("steps") or [])

@@ -77,7 +77,8 @@ def annotate_kind(engine: Any, question: str, decision: Decision, known_entities
         signals["kind_reason"] = "answered without retrieval: none of the four kinds applies"
         return replace(decision, signals=signals, kind="")
     if rule == "temporal":
-        signals["kind_reason"] = f"recent: {decision.reason.split(' → ')[0]} (seed 002: the answer is outside the index)"
+        signals["kind_reason"] = (f"recent: {decision.reason.split(' → ')[0]} (seed 002: the answer is outside the "
+                                  "index)")
         return replace(decision, signals=signals, kind="recent")
 
     entities = list(signals.get("entities") or [])
