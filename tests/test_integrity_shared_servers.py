@@ -45,6 +45,9 @@ def test_two_data_dirs_on_one_neo4j_keep_their_graphs_apart(tmp_path):
         for kb in (a, b):
             n = _cypher("MATCH (n) WHERE (n:Entity OR n:Document) AND n.kb_id = $k RETURN count(n) AS n", k=kb.kb_id)
             assert n[0]["n"] > 0
+            unscoped = _cypher("MATCH (n {kb_id: $k})-[r]-() WHERE r.kb_id IS NULL OR r.kb_id <> $k "
+                               "RETURN count(r) AS n", k=kb.kb_id)
+            assert unscoped[0]["n"] == 0  # every relation (REL and MENTIONS) carries it too
         counts_a = a.counts()
         assert counts_a["relations"] > 0
         b.reset()  # before: wiped A's entities and relations too

@@ -2,7 +2,7 @@
 
 Model::
 
-    (:Document {kb_id, doc_id})-[:MENTIONS]->(:Entity {kb_id, key, name, type})
+    (:Document {kb_id, doc_id})-[:MENTIONS {kb_id}]->(:Entity {kb_id, key, name, type})
     (:Entity)-[:REL {kb_id, id, predicate, source, target, evidence, doc_id, chunk_id, source_file}]->(:Entity)
 
 ``kb_id`` is the knowledge base's id (one per data directory, or ``RAG_KB_ID``): several knowledge bases can
@@ -57,7 +57,7 @@ MERGE (e:Entity {kb_id: $kb_id, key: row.key})
   ON MATCH SET e.type = CASE WHEN e.type = 'concept' AND row.type <> 'concept' THEN row.type ELSE e.type END
 WITH e
 MATCH (d:Document {kb_id: $kb_id, doc_id: $doc_id})
-MERGE (d)-[:MENTIONS]->(e)
+MERGE (d)-[:MENTIONS {kb_id: $kb_id}]->(e)
 """
 MERGE_RELATIONS = """
 UNWIND $rows AS row
