@@ -64,9 +64,14 @@ def _answer_step(run: Run) -> Step | None:
 def _given(run: Run, step: Step | None) -> list[DocRecord]:
     if step is None or not isinstance(step.inputs.get("doc_ids"), list):
         return []
+    # one record per id: the latest usable grade (the generator took the document from an attempt where it was
+    # usable), else the latest grade, else the ungraded record — a document graded incorrect in attempt 1 and
+    # correct in attempt 2 did not reach the generator as an incorrect one
     by_id: dict[str, DocRecord] = {}
-    for d in run.documents:
-        if d.id not in by_id or (by_id[d.id].grade is None and d.grade is not None):
+    for d in sorted(run.documents, key=lambda r: r.attempt):
+        held = by_id.get(d.id)
+        usable = d.grade in ("correct", "ambiguous")
+        if held is None or d.grade is not None and (usable or held.grade not in ("correct", "ambiguous")):
             by_id[d.id] = d
     return [by_id[i] for i in dict.fromkeys(str(x) for x in step.inputs["doc_ids"]) if i in by_id]
 

@@ -112,3 +112,15 @@ def test_tool_agent_records_hitting_recursion_limit(data_dir):
 
     f5 = [f for f in label_run(run) if f.code == "F5"]
     assert f5 and f5[0].level == "observed" and f5[0].steps == [len(run.steps)]
+
+
+def test_f1_takes_the_grade_of_the_attempt_the_generator_used(data_dir):
+    """The same chunk graded incorrect in attempt 1 and correct in attempt 2 reached the generator as correct."""
+    from rag.failures import label_run
+
+    fixed = ToolsKB({"vector": ListTool("vector", [make_doc("same:0", "Alpha was founded by Kim.")]),
+                     "web": ListTool("web", [], available=(False, "no key"))})
+    engine = ScriptedCritics(grade=["incorrect", "correct"])
+    run = run_question("Who founded Alpha?", fixed, engine, Settings.from_env(), variant="crag")
+    assert [s.node for s in run.steps].count("retrieve") == 2 and run.stop_reason == "refined"
+    assert "F1" not in {f.code for f in label_run(run)}
