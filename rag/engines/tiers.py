@@ -28,8 +28,8 @@ CONFIDENT_RULES = frozenset({"translation", "arithmetic", "code_syntax", "tempor
 def offline_route(offline: Any, question: str, known_entities: list[str]) -> Decision:
     """The offline router's route rules (``Router._route``): keyword and entity rules, about a millisecond. Not the
     full ``classify``, which also runs the table planner for the question kind (issue 12: it embeds table, column and
-    value names, 100–300 ms per question on a busy 2-core machine, more than the model call it would save); the model
-    tier has no ``sql`` strategy either, so table questions keep the route they had with the llm engine."""
+    value names, 100–300 ms per question on a busy 2-core machine, more than the model call it would save). A table
+    question no route rule claims goes to the model tier, which can choose ``sql`` and name the question's kind."""
     route = getattr(offline, "_route", None)
     return route(question, known_entities) if callable(route) else offline.classify(question, known_entities)
 
