@@ -58,11 +58,13 @@ def test_ingest_writes_every_documents_facts_to_neo4j(neo4j_kb):
     assert kb.graph.backend == "neo4j"
     with_facts = {r.doc_id for r in results if r.n_relations}
     assert len(with_facts) >= 5
-    in_neo4j = {r["doc_id"] for r in _cypher("MATCH ()-[r:REL]->() RETURN DISTINCT r.doc_id AS doc_id")}
+    # scoped to this knowledge base: the test Neo4j may hold other knowledge bases' graphs (issue 9)
+    in_neo4j = {r["doc_id"] for r in _cypher("MATCH ()-[r:REL {kb_id: $k}]->() RETURN DISTINCT r.doc_id AS doc_id",
+                                             k=kb.kb_id)}
     assert in_neo4j == with_facts
     counts = kb.counts()
-    rel_count = _cypher("MATCH ()-[r:REL]->() RETURN count(r) AS n")[0]["n"]
-    entity_count = _cypher("MATCH (e:Entity) RETURN count(e) AS n")[0]["n"]
+    rel_count = _cypher("MATCH ()-[r:REL {kb_id: $k}]->() RETURN count(r) AS n", k=kb.kb_id)[0]["n"]
+    entity_count = _cypher("MATCH (e:Entity {kb_id: $k}) RETURN count(e) AS n", k=kb.kb_id)[0]["n"]
     assert (counts["relations"], counts["entities"]) == (rel_count, entity_count)
     assert counts["documents"] == len(results)
     graph_status = next(s for s in kb.status() if s.component == "graph store")
@@ -91,19 +93,23 @@ def test_deleting_a_document_removes_its_facts_from_neo4j(neo4j_kb):
     kb, _, _, results = neo4j_kb
     doc = next(r for r in results if r.source == "people_directory.md")
     only_here = {r["key"] for r in _cypher(
-        "MATCH (:Document {doc_id: $d})-[:MENTIONS]->(e:Entity) "
+        "MATCH (:Document {kb_id: $k, doc_id: $d})-[:MENTIONS]->(e:Entity) "
         "WHERE NOT EXISTS { MATCH (e)<-[:MENTIONS]-(o:Document) WHERE o.doc_id <> $d } RETURN e.key AS key",
-        d=doc.doc_id)}
-    others_before = _cypher("MATCH ()-[r:REL]->() WHERE r.doc_id <> $d RETURN count(r) AS n", d=doc.doc_id)[0]["n"]
+        d=doc.doc_id, k=kb.kb_id)}
+    others_before = _cypher("MATCH ()-[r:REL {kb_id: $k}]->() WHERE r.doc_id <> $d RETURN count(r) AS n",
+                            d=doc.doc_id, k=kb.kb_id)[0]["n"]
     assert _cypher("MATCH ()-[r:REL {doc_id: $d}]->() RETURN count(r) AS n", d=doc.doc_id)[0]["n"] > 0
     assert only_here
 
     assert kb.delete(doc.doc_id) is True
 
-    assert _cypher("MATCH ()-[r:REL {doc_id: $d}]->() RETURN count(r) AS n", d=doc.doc_id)[0]["n"] == 0
-    assert _cypher("MATCH (d:Document {doc_id: $d}) RETURN count(d) AS n", d=doc.doc_id)[0]["n"] == 0
-    assert _cypher("MATCH (e:Entity) WHERE e.key IN $keys RETURN count(e) AS n", keys=sorted(only_here))[0]["n"] == 0
-    assert _cypher("MATCH ()-[r:REL]->() RETURN count(r) AS n")[0]["n"] == others_before
+    assert _cypher("MATCH ()-[r:REL {kb_id: $k, doc_id: $d}]->() RETURN count(r) AS n", d=doc.doc_id,
+                   k=kb.kb_id)[0]["n"] == 0
+    assert _cypher("MATCH (d:Document {kb_id: $k, doc_id: $d}) RETURN count(d) AS n", d=doc.doc_id,
+                   k=kb.kb_id)[0]["n"] == 0
+    assert _cypher("MATCH (e:Entity {kb_id: $k}) WHERE e.key IN $keys RETURN count(e) AS n", keys=sorted(only_here),
+                   k=kb.kb_id)[0]["n"] == 0
+    assert _cypher("MATCH ()-[r:REL {kb_id: $k}]->() RETURN count(r) AS n", k=kb.kb_id)[0]["n"] == others_before
     assert all(rel.doc_id != doc.doc_id for rel, _ in kb.graph.expand(["Seoyeon Kim", "Search Platform Team"]))
 
     again = kb.ingest_paths([SAMPLE_DOCS / "people_directory.md"])[0]  # put it back for the tests that follow
