@@ -67,6 +67,18 @@ def test_a_writer_that_cannot_get_the_lock_names_the_holder_and_writes_nothing(t
         assert [d.source for d in kb.documents()] == ["amber.md"]
 
 
+def test_a_second_writer_waits_for_the_first_and_then_writes(tmp_path, data_dir):
+    write_folder(tmp_path / "a", WORDS[:1])
+    with KnowledgeBase(make_settings(data_dir)) as kb:
+        with kb.writer():
+            proc = start_rag(["ingest", str(tmp_path / "a")], data_dir)
+            time.sleep(20)  # longer than the process needs to parse and embed: it is waiting for the lock now
+            assert proc.poll() is None and kb.documents() == [] and kb.registry.unfinished() == []
+        out, err = proc.communicate(timeout=300)  # the lock is free: it writes now
+        assert proc.returncode == 0 and "1 of 1 file(s) ingested" in out, out + err
+        assert [d.source for d in kb.documents()] == ["amber.md"]
+
+
 def _bulk(kb: KnowledgeBase, n_docs: int, per_doc: int, dim: int, seed: int = 3) -> None:
     """``n_docs`` committed documents of synthetic chunks with random unit vectors (embedding hundreds of chunks
     for real would take minutes): enough for Chroma to build its on-disk index, which is what goes stale."""
