@@ -6,7 +6,7 @@ from typing import Sequence
 
 from rag.engines.offline.coverage import checkable_terms, coverage_of, question_terms
 from rag.engines.offline.relations import asked_relations, graph_path
-from rag.engines.offline.rules import VALUE_QUESTION
+from rag.engines.offline.rules import WANTS_NUMBER
 from rag.engines.offline.selection import Candidate
 from rag.engines.offline.text import (_clean_sentence, _cite_label, _contains_phrase, _label_of, _norm, _quote,
                                       _sentences, language_of)
@@ -39,7 +39,7 @@ class Answerer:
     def _answer_with_citations(self, question: str, pool: list[Retrieved], terms: Sequence[str], lang: str,
                                uncertainty: str | None) -> tuple[str, list[Citation], list[Candidate]]:
         f = FRAMES[lang]
-        picked = self._select(question, terms, pool, wants_value=bool(VALUE_QUESTION.search(_norm(question))))
+        picked = self._select(question, terms, pool, wants_value=bool(WANTS_NUMBER.search(_norm(question))))
         if not picked:  # nothing quotable (very short texts): quote the first document as it is
             first = " ".join(pool[0].text.split())[:300] or "-"
             picked = [Candidate(0.0, 0, 0, first, coverage_of(terms, first), 0.0, "", False)]

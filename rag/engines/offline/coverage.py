@@ -15,6 +15,9 @@ from rag.engines.offline.vocabulary import GLOSSARY, SYNONYMS
 from rag.textutil import key_terms, tokenize
 from rag.types import Retrieved
 
+_KO_UNITS = frozenset("년 월 일 개 명 번 회 시 분 초".split())  # language: counters after a number
+
+
 @lru_cache(maxsize=1)
 def _glossary_index() -> dict[str, list[str]]:
     """normalised form -> its other-language forms, in glossary order (built once)."""
@@ -47,9 +50,12 @@ class _Text:
             return (1.0, "exact") if hit else (0.0, "")
         if term in self.tokens or _contains_phrase(self.norm, term):
             return 1.0, "exact"
-        for other in _glossary_translations(term) + list(SYNONYMS.get(term, ())):
+        translations = _glossary_translations(term)
+        for other in translations + list(SYNONYMS.get(term, ())):
             if len(other) == 1 and _HANGUL.search(other):
-                if other in self.tokens:  # one syllable: whole words only
+                # one syllable: whole words only; a translation that is a counter after numbers ("year" → 년) is
+                # no evidence ("2023년부터" is not about years)
+                if other in self.tokens and not (other in _KO_UNITS and other in translations):
                     return 1.0, f"via '{other}'"
             elif _contains_phrase(self.norm, other):
                 return 1.0, f"via '{other}'"

@@ -52,7 +52,7 @@ class Grader:
         check, share = checkable_terms(terms, question, text, cov)
         lex = coverage_of(check, text, focus) if check else Coverage([], {}, {}, focus)
         lex_score = lex.score if check else 0.0
-        cov_eff = share * lex_score + (1 - share) * sem
+        cov_eff = share * (lex_score + (1 - lex_score) * 0.5 * sem) + (1 - share) * sem
         sim_eff = share * sim_n + (1 - share) * sem
         score = r.sim_weight * sim_eff + (1 - r.sim_weight) * cov_eff
         best = ev.units[ev.best].text if ev.best >= 0 else ""

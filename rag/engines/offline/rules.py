@@ -209,5 +209,10 @@ INTENT_CUES: dict[str, str] = {
     "comparison": r"\bcompar|\bdiffer|\bversus\b|\bvs\.?\b|차이|비교|다른 점|다른가|다릅|다르게|각각|区别|比较|不同|分别",
 }
 INTENT_HEADING_BONUS = 0.35  # rank bonus of a sentence under a heading of the asked intent
+# language: a question whose answer is a number, a date or a time ("how many", "when", "values", "언제", "几月");
+# answer sentences that state a number rank higher (VALUE_BONUS). Wider than VALUE_QUESTION, which also routes.
+WANTS_NUMBER = re.compile(
+    VALUE_QUESTION.pattern + r"|\bwhen\b|\bvalues?\b|\bwhat (?:year|month|day|date|time)\b|언제|며칠|몇|"
+    r"何时|什么时候|几月|哪年|哪一年")
 SEMANTIC_RANK_WEIGHT = 0.3  # answer sentences: semantic match added to every sentence's rank (ties, paraphrases)
 VALUE_BONUS = 0.15  # answer sentences: a number, when the question asks for a value (몇 / how many / 多少)

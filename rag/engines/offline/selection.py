@@ -12,6 +12,8 @@ from rag.engines.offline.semantics import heading_matches, question_intents
 from rag.types import Retrieved
 
 _CJK = re.compile(r"[\uac00-\ud7a3\u3400-\u4dbf\u4e00-\u9fff]")
+# a number stated as a value ("15일", "0.75", "3월", "450 个"), not a digit inside a name ("BM25", "k1", "X2")
+_STATED_NUMBER = re.compile(r"(?<![A-Za-z0-9.\-])\d+(?:[.,]\d+)?(?![A-Za-z0-9\-])")
 
 
 @dataclass
@@ -79,7 +81,7 @@ class EvidenceSelector:
                 lex = _score_over(cov, check)
                 sem = float(ev.scores[j])
                 rank = share * lex + (1 - share) * sem + SEMANTIC_RANK_WEIGHT * sem
-                if wants_value and (lex > 0 or sem > 0.5) and re.search(r"\d", unit.text):
+                if wants_value and (lex > 0 or sem > 0.5) and _STATED_NUMBER.search(unit.text):
                     rank += VALUE_BONUS
                 scoped = bool(intents) and heading_matches(unit.section, intents)
                 if scoped and (lex > 0 or sem > 0.3):
