@@ -101,7 +101,8 @@ def sample_doc_paths() -> list[Path]:
         return []
     return sorted(p for p in SAMPLE_DOCS.iterdir()
                   if p.is_file() and p.name.lower() != "readme.md"
-                  and p.suffix.lower() in {".txt", ".md", ".pdf", ".docx", ".html", ".htm"})
+                  and p.suffix.lower() in {".txt", ".md", ".pdf", ".docx", ".html", ".htm"}) + \
+        sorted((SAMPLE_DOCS / "tables").glob("*.csv"))  # the sample tables (sql tool, aggregate questions)
 
 
 def variant_names() -> list[str]:

@@ -107,6 +107,7 @@ SAMPLE_GROUPS = (  # (kind, expected route) → heading; a trap is a question th
     (("uncovered", None), "Traps: not in the documents · 함정 질문 (문서에 없음)"),
     (("web", None), "Recent or outside facts · 최신·외부 정보 (web)"),
     (("direct", None), "No retrieval needed · 검색 없이 바로 답변 (direct)"),
+    (("covered", "sql"), "Counts and sums over tables · 표 집계·비교 (sql)"),
 )
 
 
