@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rag.engines.offline.coverage import Coverage, _fact_coverage, checkable_terms, coverage_of, question_terms
-from rag.engines.offline.rules import SEMANTIC_STRONG
+from rag.engines.offline.rules import SEMANTIC_FILL, SEMANTIC_STRONG
 from rag.engines.offline.temporal import freshness_requirement
 from rag.engines.offline.relations import asked_relations
 from rag.engines.offline.text import _contains_phrase, _doc_text_for_grading, _norm, _quote, _specific
@@ -52,7 +52,7 @@ class Grader:
         check, share = checkable_terms(terms, question, text, cov)
         lex = coverage_of(check, text, focus) if check else Coverage([], {}, {}, focus)
         lex_score = lex.score if check else 0.0
-        cov_eff = share * (lex_score + (1 - lex_score) * 0.5 * sem) + (1 - share) * sem
+        cov_eff = share * (lex_score + (1 - lex_score) * SEMANTIC_FILL * sem) + (1 - share) * sem
         sim_eff = share * sim_n + (1 - share) * sem
         score = r.sim_weight * sim_eff + (1 - r.sim_weight) * cov_eff
         best = ev.units[ev.best].text if ev.best >= 0 else ""
