@@ -7,10 +7,14 @@
 | ``grading.py`` | ``grade`` — CRAG label of one document or graph fact |
 | ``evaluation.py`` | ``evaluate`` — context quality of the graded documents |
 | ``rewriting.py`` | ``rewrite`` — the next query |
-| ``answering.py`` | ``generate`` — extractive, graph-path, naive and partial answers |
+| ``answering.py`` | ``generate`` — extractive, graph-path (hop by hop), naive and partial answers |
+| ``selection.py`` | which sentences an answer quotes (meaning, key terms, numbers, the section a question asks for) |
+| ``semantics.py`` | question ↔ sentence similarity across languages (sentence vectors from ``rag.sentences``) |
+| ``temporal.py`` | today's date (a settable clock) and time relative to it and to the knowledge base |
 | ``direct.py`` | direct answers (arithmetic, translation, code recipes) |
 | ``extraction.py`` | ``extract`` glue to ``rag.extract`` |
-| ``coverage.py`` ``relations.py`` ``text.py`` ``arithmetic.py`` | shared helpers |
+| ``coverage.py`` ``relations.py`` ``text.py`` ``arithmetic.py`` | shared helpers (key terms, graph paths, text) |
+| ``critics.py`` ``kinds.py`` | judging-RAG critics and question kinds / table planning (other issues' modules) |
 | ``rules.py`` | every tuned number and word list, each saying what it was tuned on |
 | ``vocabulary.py`` | glossary, synonyms, code recipes, answer frames |
 
