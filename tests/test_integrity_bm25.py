@@ -47,11 +47,15 @@ def test_incremental_bm25_equals_bm25s_over_the_committed_chunks(tmp_path):
     kb.close()
 
 
-def test_removed_rows_are_compacted_without_reading_the_store():
+def test_bulk_build_removals_and_compaction_equal_bm25s_and_a_fresh_index():
     from rag.types import Chunk
 
-    chunks = [Chunk(f"d{i // 2}", "s", i % 2, f"word{i % 7} common") for i in range(3000)]
-    index = _Bm25Index(chunks, [c.text.split() for c in chunks])
+    chunks = [Chunk(f"d{i // 2}", "s", i % 2, f"word{i % 7} common" + " extra" * (i % 5)) for i in range(3000)]
+    index = _Bm25Index(chunks, [c.text.split() for c in chunks])  # a bulk (numpy) build
+    oracle = bm25s.BM25()
+    oracle.index([c.text.split() for c in chunks], show_progress=False)
+    assert np.allclose(index.scores(["word3", "extra", "extra"]), oracle.get_scores(["word3", "extra", "extra"]),
+                       atol=1e-5)
     for d in range(0, 1200):
         index.remove_document(f"d{d}")
     # when the dead rows outnumbered the live ones they were dropped (once: 1502 dead of 3000)

@@ -3,7 +3,8 @@
 Score of a chunk = sum over the two rankings of 1 / (RRF_K + rank). Only chunks of committed documents are
 returned (``KnowledgeBase.committed_chunks``): an ingest in progress, or one a crash interrupted, is invisible.
 The BM25 index is built once from every chunk's ``textutil.tokenize`` tokens (computed when the chunk was
-written and read back from the vector store's token cache) and then kept up to date incrementally: after
+written and read back from the vector store's token cache; a large build is vectorised with numpy) and then kept
+up to date incrementally: after
 another ingest or delete — in this process or another — only the documents that appeared or went away are
 added or removed, so the first question after an ingest into a 100k-chunk collection costs a few milliseconds,
 not a rebuild (bench/bench_retrieval.py). Scores are Lucene BM25 (k1 1.5, b 0.75), the same as ``bm25s``'s
@@ -27,6 +28,7 @@ from rag.types import Chunk, RagError, Retrieved, ToolUnavailable
 RRF_K = 60
 CANDIDATES = 20  # per ranking, at least
 BM25_K1, BM25_B = 1.5, 0.75  # bm25s's defaults (method "lucene"), kept so scores stay comparable
+BULK_MIN = 1000  # an index built from at least this many chunks at once is built with numpy, not row by row
 
 
 def top_positive(scores: np.ndarray, n: int) -> list[int]:
@@ -48,7 +50,8 @@ class _Bm25Index:
     """A BM25 index that documents can be added to and removed from.
 
     Rows are chunks; a removed document's rows are marked dead (they score 0 and leave the statistics) and
-    dropped for good once they outnumber the live ones. Postings keep (row, term frequency) per token."""
+    dropped for good once they outnumber the live ones. Postings keep (row, term frequency) per token: the rows of
+    the first, bulk build in numpy arrays (CSR by token and by row), rows added later in Python lists."""
 
     def __init__(self, chunks: list[Chunk] | None = None, tokens: list[list[str]] | None = None) -> None:
         self.chunks: list[Chunk] = []
@@ -63,12 +66,54 @@ class _Bm25Index:
         self._total_len = 0
         self._np_lengths: np.ndarray | None = None
         self._np_alive: np.ndarray | None = None
+        # the bulk build: token -> id, postings CSR by token id, and each row's (token id, tf) CSR by row
+        self._vocab: dict[str, int] = {}
+        self._vocab_list: list[str] = []
+        self._base: tuple[np.ndarray, ...] | None = None  # (indptr, rows, tfs, row_indptr, row_terms, row_tfs)
         self.add(chunks or [], tokens or [])
 
     def __len__(self) -> int:
         return self._n_alive
 
+    def _bulk(self, chunks: list[Chunk], tokens: list[list[str]]) -> None:
+        """The first build of a large index, vectorised: (token id, row) pairs counted with ``np.unique``."""
+        n = len(chunks)
+        vocab: dict[str, int] = {}
+        lengths = np.fromiter((len(t) for t in tokens), dtype=np.int64, count=n)
+        ids = np.fromiter((vocab.setdefault(t, len(vocab)) for toks in tokens for t in toks), dtype=np.int64,
+                          count=int(lengths.sum()))
+        rows = np.repeat(np.arange(n, dtype=np.int64), lengths)
+        keys, tfs = np.unique(ids * n + rows, return_counts=True)  # sorted by token id, then row
+        term_of, row_of = np.divmod(keys, n)
+        per_term = np.bincount(term_of, minlength=len(vocab))
+        indptr = np.concatenate(([0], np.cumsum(per_term)))
+        by_row = np.argsort(row_of, kind="stable")
+        row_indptr = np.concatenate(([0], np.cumsum(np.bincount(row_of, minlength=n))))
+        self._vocab, self._vocab_list = vocab, list(vocab)
+        self._base = (indptr, row_of, tfs.astype(np.float64), row_indptr, term_of[by_row], tfs[by_row])
+        self.chunks = list(chunks)
+        self._terms = [()] * n  # () = look the row up in the CSR (see _row_terms)
+        self._lengths = lengths.tolist()
+        self._alive = [True] * n
+        for row, chunk in enumerate(chunks):
+            self._rows_of.setdefault(chunk.doc_id, []).append(row)
+        self._df = Counter(dict(zip(self._vocab_list, per_term.tolist())))
+        self._n_alive, self._total_len = n, int(lengths.sum())
+        self._np_lengths = self._np_alive = None
+        self._arrays.clear()
+
+    def _row_terms(self, row: int) -> tuple[tuple[str, int], ...]:
+        terms = self._terms[row]
+        if terms or self._base is None or row >= len(self._base[3]) - 1:
+            return terms
+        _, _, _, row_indptr, row_terms, row_tfs = self._base
+        a, b = int(row_indptr[row]), int(row_indptr[row + 1])
+        return tuple((self._vocab_list[t], f) for t, f in zip(row_terms[a:b].tolist(), row_tfs[a:b].tolist()))
+
     def add(self, chunks: list[Chunk], tokens: list[list[str]]) -> None:
+        if not self.chunks and len(chunks) >= BULK_MIN:
+            self._bulk(chunks, tokens)
+            return
         postings, df = self._postings, self._df
         for chunk, toks in zip(chunks, tokens):
             row = len(self.chunks)
@@ -99,7 +144,7 @@ class _Bm25Index:
             self._alive[row] = False
             self._n_alive -= 1
             self._total_len -= self._lengths[row]
-            for term, _ in self._terms[row]:
+            for term, _ in self._row_terms(row):
                 self._df[term] -= 1
         if rows:
             self._np_alive = None
@@ -111,16 +156,27 @@ class _Bm25Index:
         """Drop the dead rows (rebuilt from the live rows in memory: no store is read)."""
         live = [i for i, ok in enumerate(self._alive) if ok]
         chunks = [self.chunks[i] for i in live]
-        tokens = [[term for term, tf in self._terms[i] for _ in range(tf)] for i in live]
+        tokens = [[term for term, tf in self._row_terms(i) for _ in range(tf)] for i in live]
         self.__init__(chunks, tokens)
 
     def _postings_arrays(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
         arrays = self._arrays.get(term)
         if arrays is None:
+            rows: list[np.ndarray] = []
+            tfs: list[np.ndarray] = []
+            tid = self._vocab.get(term)
+            if tid is not None and self._base is not None:
+                indptr, base_rows, base_tfs = self._base[:3]
+                a, b = int(indptr[tid]), int(indptr[tid + 1])
+                rows.append(base_rows[a:b])
+                tfs.append(base_tfs[a:b])
             entry = self._postings.get(term)
-            if entry is None:
+            if entry is not None:
+                rows.append(np.asarray(entry[0], dtype=np.int64))
+                tfs.append(np.asarray(entry[1], dtype=np.float64))
+            if not rows:
                 return None
-            arrays = self._arrays[term] = (np.asarray(entry[0], dtype=np.int64), np.asarray(entry[1], dtype=np.float64))
+            arrays = self._arrays[term] = (np.concatenate(rows), np.concatenate(tfs))
         return arrays
 
     def scores(self, query_tokens: list[str]) -> np.ndarray:
