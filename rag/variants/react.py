@@ -204,7 +204,7 @@ def summarize_hop(question: str, docs: list[Retrieved], grades: list[Grade], foc
         if len(lines) < SUMMARY_LINES and doc.id not in known:  # only what this hop newly found
             lines.append(line)
     if not lines and evidence:
-        lines = [f"no new findings: {', '.join(e['id'] for e in evidence[:3])} already summarized"]
+        lines = [f"no new findings: already summarized [{', '.join(e['id'] for e in evidence[:3])}]"]
     elif not lines:
         lines = [f"nothing usable: {len(docs)} document(s), none graded correct or ambiguous"]
     return lines, evidence
