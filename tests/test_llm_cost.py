@@ -169,9 +169,20 @@ def test_confident_offline_router_decides_without_a_model_call(stub, tmp_path):
     decision = engine.classify("Nuri-LM을 개발한 조직은 어느 도시에 있나요?", ["Nuri-LM", "Hanbit Research"])
     assert decision.strategy == "graph" and decision.calls == [] and stub.chat_requests == []
     assert decision.signals["tier"] == "offline" and "relation" in decision.signals["tier_reason"]
-    value = engine.classify("재택근무는 일주일에 몇 번까지 할 수 있어요?", [])
+    value = engine.classify("입사하고 1년이 지나면 연차 휴가가 며칠 생기나요?", [])
     assert value.strategy == "vector" and value.signals["tier"] == "offline" and "value" in value.signals["tier_reason"]
     assert stub.chat_requests == []
+
+
+def test_a_statistic_or_comparison_goes_to_the_model_which_may_choose_sql(stub, tmp_path):
+    engine = make_engine(stub, tmp_path)
+    stub.add({"strategy": "sql", "kind": "aggregate", "targets": [], "reason": "a count over the staff table"},
+             {"strategy": "sql", "kind": "comparison", "targets": ["Atlas", "Nuri"], "reason": "two budgets"})
+    count = engine.classify("Search Platform Team의 인원은 몇 명인가요?", [])
+    assert count.signals["tier"] == "model" and "statistic (count)" in count.signals["tier_reason"]
+    compare = engine.classify("Atlas와 Nuri의 2024년 예산을 비교해 줘", ["Atlas", "Nuri"])
+    assert compare.signals["tier"] == "model" and "compares" in compare.signals["tier_reason"]
+    assert len(stub.chat_requests) == 2
 
 
 def test_unsure_offline_router_asks_the_model_with_only_the_entities_named(stub, tmp_path):
@@ -248,13 +259,14 @@ def test_agent_answers_and_grades_are_the_same_in_every_grading_mode(small_kb):
     assert results["batch"][0].error is None and results["batch"][0].stop_reason == "quality_met"
     assert _fingerprint(results["batch"][0]) == _fingerprint(results["per_doc"][0]) \
         == _fingerprint(results["parallel"][0])
-    # tiered router ('얼마' asks for a value) + one batched grading call + the answer; quality costs nothing
-    assert results["batch"][1] == ["grade_batch", "answer"] and results["batch"][0].llm_calls == 2
+    # the router model ('최저' reads as a statistic: maybe a table) + one batched grading call + the answer; the
+    # context quality costs nothing
+    assert results["batch"][1] == ["classify", "grade_batch", "answer"] and results["batch"][0].llm_calls == 3
     assert results["per_doc"][1].count("grade") == 3 and "quality" not in results["per_doc"][1]
     step = next(s for s in results["batch"][0].steps if s.node == "grade_documents")
     assert step.output["grading"] == {"mode": "batch", "reused": 0, "fallback_ids": []}
     classify = next(s for s in results["batch"][0].steps if s.node == "classify")
-    assert classify.output["signals"]["tier"] == "offline"
+    assert classify.output["signals"]["tier"] == "model" and "statistic" in classify.output["signals"]["tier_reason"]
 
 
 def test_the_fallback_is_recorded_in_the_agent_trace(small_kb):

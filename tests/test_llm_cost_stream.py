@@ -111,7 +111,7 @@ def test_every_run_records_tokens_per_role(stream_kb):
                                             llm_prices="*=1/2")
         run = run_question(QUESTION, stream_kb, LLMEngine(settings, max_retries=0), settings, "agentic")
     cost = run.to_dict()["totals"]["cost"]
-    assert set(cost["by_role"]) == {"grader", "generator"} and cost["usd"] > 0
+    assert set(cost["by_role"]) == {"router", "grader", "generator"} and cost["usd"] > 0  # '최저': the model routes
     assert sum(r["input"] for r in cost["by_role"].values()) == run.tokens["prompt"]
 
 

@@ -8,7 +8,9 @@ these are right every time, and a model would only repeat them at a price. The l
 matched, so vector": that is where a model can see what the patterns miss (a relational question worded in a way no
 pattern knows, common knowledge that needs no retrieval). One kind of default is still a plain lookup: a question
 that asks for a value (how many / how much / what value / 몇 / 얼마 / 며칠) and names at most one graph entity asks
-for a figure from the documents, which is what vector search is for.
+for a figure from the documents, which is what vector search is for — unless it asks for a statistic (average,
+total, most …) or a comparison: that may be a table question (sql), which the route rules do not plan, so the model
+decides.
 """
 from __future__ import annotations
 
@@ -17,8 +19,10 @@ from collections import OrderedDict
 from typing import Any
 
 from rag.config import Settings
+from rag.engines.offline.kinds import has_comparison_cue
 from rag.engines.offline.rules import VALUE_QUESTION
 from rag.engines.offline.text import _norm
+from rag.tools.sql import detect_function
 from rag.types import Decision
 
 CONFIDENT_RULES = frozenset({"translation", "arithmetic", "code_syntax", "temporal", "relation", "entities",
@@ -39,11 +43,19 @@ def offline_is_confident(question: str, decision: Decision) -> tuple[bool, str]:
     rule = str((decision.signals or {}).get("rule") or "")
     if decision.strategy == "sql":  # the offline table planner matched a table the question names (issue 12)
         return True, f"the question names a table the offline planner can query ({decision.kind or 'sql'})"
+    comparison = has_comparison_cue(question)
+    if comparison and rule in ("default", "entities", "value_question"):
+        # seed 002: a comparison is one search per target (or one SQL query over a table), not a graph walk
+        return False, f"the question compares ('{comparison}'): the model decides (vector, graph or sql)"
     if rule in CONFIDENT_RULES:
         return True, f"offline rule '{rule}' matched the question"
     if rule == "default":
         value = VALUE_QUESTION.search(_norm(question))
         entities = list((decision.signals or {}).get("entities") or [])
+        statistic = detect_function(question)
+        if statistic:  # maybe a table question (sql): the route rules do not plan tables
+            return False, (f"no route rule matched and the question asks for a statistic ({statistic}): the model "
+                           "decides (maybe sql)")
         if value and len(entities) <= 1:
             return True, (f"no pattern matched, but the question asks for a value ('{value.group(0)}') and names "
                           f"{len(entities)} graph entit{'y' if len(entities) == 1 else 'ies'}: a factual lookup")
