@@ -5,7 +5,7 @@
 | F1 | irrelevant documents reached the generator | a document graded ``incorrect`` is among the generator's ``doc_ids``; *unchecked* when they were never graded one by one |
 | F2 | relevant and noisy documents mixed | the generator got a ``correct`` document together with ``ambiguous`` / ``incorrect`` ones; *unchecked* when ungraded |
 | F3 | answer sentences not supported by the context | the last hallucination check left unsupported sentences; otherwise a claim sentence of the answer whose key terms are < 60 % in the generator's context, or whose number is not there |
-| F4 | the answer does not address the question | the last answer grader said ``not_useful`` while the run still answered |
+| F4 | the answer does not address the question | the last answer grader said ``not_useful`` while the run still answered; without an answer grader: an answer made from documents holds none of the asking clause's words (glossary translations count) |
 | F5 | a retry loop hit its bound | stop reason ``budget_exhausted`` / ``repetition`` / ``attempts_guard`` / ``generation_budget`` / ``recursion_limit`` |
 | F6 | retrieval when none was needed | the run retrieved although the offline router's rule for "no retrieval needed" (translation, arithmetic, code syntax) matches the question |
 | F7 | not answerable from the documents, and the run did not say so | it answered (no abstention, no partial answer) from documents none of which was graded ``correct``; *unchecked* when ungraded |
@@ -141,6 +141,14 @@ def label_run(run: Run) -> list[Failure]:
     grades = [s for s in run.steps if s.node in ANSWER_GRADE_NODES]
     if grades and grades[-1].output.get("label") == "not_useful" and answered:
         add("F4", "observed", f"the answer grader: {grades[-1].reason[:120]}", [grades[-1].index + 1])
+    elif not grades and answered and given:
+        from rag.engines.offline.coverage import coverage_of, question_terms
+
+        terms, focus = question_terms(run.question)
+        cov = coverage_of(terms, run.answer, focus)
+        if cov.content_terms and cov.content_hits == 0:
+            add("F4", "observed", "the answer from the documents holds none of the asked-about words "
+                                  f"({', '.join(repr(t) for t in cov.content_terms[:4])})", at)
     # F5: a loop bound ended the run
     if run.stop_reason in BOUND_STOPS:
         loop_steps = [s.index + 1 for s in run.steps if s.decision in ("partial_answer", "not_found", "stopped")

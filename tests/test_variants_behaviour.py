@@ -126,3 +126,12 @@ def test_self_rag_flags_what_stays_unsupported_when_the_budget_runs_out(offline,
     assert run.stop_reason == "generation_budget" and run.partial and "not supported" in run.answer
     codes = {f.code: f for f in label_run(run)}
     assert codes["F3"].level == "observed" and codes["F5"].level == "observed"
+
+
+def test_naive_answering_an_arithmetic_question_from_documents_is_labelled_f4_and_f6(offline, kb, data_dir):
+    run = run_question(SAMPLES["direct-03"]["question"], kb, offline, Settings.from_env(), variant="naive")
+    codes = {f.code: f for f in label_run(run) if f.level == "observed"}
+    assert {"F4", "F6"} <= set(codes), codes
+    assert "곱하기" in codes["F4"].reason and codes["F6"].steps == [1]
+    adaptive = run_question(SAMPLES["direct-03"]["question"], kb, offline, Settings.from_env(), variant="adaptive")
+    assert not [f for f in label_run(adaptive) if f.level == "observed"]
