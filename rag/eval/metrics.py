@@ -271,7 +271,7 @@ def score_run(question: Any, run: Any) -> dict[str, Any]:
         "n_retrieved": len(retrieved),
         "attempts": len(run.attempts),
         "re_routed": "re_route" in path,
-        "rewritten": "rewrite_query" in path,
+        "rewritten": "rewrite_query" in path or "rewrite" in path,  # tool_agent's node is "rewrite" (seed 001)
         "llm_calls": run.llm_calls,
         "tokens": tokens_total,
         "wall_ms": round(float(run.wall_ms), 1),
