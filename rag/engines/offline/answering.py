@@ -1,7 +1,6 @@
 """generate: extractive answers — sentences copied from the documents, numbered citations, never invented text."""
 from __future__ import annotations
 
-import re
 from typing import Sequence
 
 from rag.engines.offline.coverage import checkable_terms, coverage_of, question_terms
@@ -15,7 +14,9 @@ from rag.types import Answer, Citation, Grade, Retrieved
 
 
 class Answerer:
-    """generate: extractive answers — sentences copied from the documents, numbered citations, never invented text. (a part of ``OfflineEngine``)."""
+    """generate: extractive answers — sentences copied from the documents, numbered citations, never invented text.
+
+    Part of ``OfflineEngine``."""
 
     def generate(self, question: str, docs: list[Retrieved], grades: list[Grade] | None, mode: str) -> Answer:
         lang = language_of(question)
@@ -147,8 +148,10 @@ class Answerer:
         citations = [Citation(id=docs[i].id, source=docs[i].source, text=docs[i].text, doc_id=docs[i].doc_id,
                               chunk_index=docs[i].chunk_index) for i in chosen]
         pool = [docs[i] for i in chosen]
-        steps = "; ".join(f"hop {n}: {triples[chosen.index(i)]} ('{_clean_sentence((docs[i].metadata or {}).get('evidence') or '')[:80]}')"
-                          for n, (i, _) in enumerate(hops, 1))
+        def evidence_of(i: int) -> str:
+            return _clean_sentence((docs[i].metadata or {}).get("evidence") or "")[:80]
+
+        steps = "; ".join(f"hop {n}: {triples[chosen.index(i)]} ('{evidence_of(i)}')" for n, (i, _) in enumerate(hops, 1))
         return Answer("\n".join(lines), citations, False,
                       f"graph path: {len(chosen)} fact(s), asked relations covered {chain:.2f}"
                       + (f"; {steps}" if steps else "") + (f"; answer: {answer_entity}" if answer_entity else ""),

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from rag.engines.offline.rules import (COMPARISON_WORDS, _CLAUSE_SPLIT, _FILLER_PREFIXES, _FILLER_WORDS, _KO_LONG_ENDINGS,
-                                       _KO_PARTICLES, _KO_VERB_ENDINGS, _QUESTION_CUES)
+from rag.engines.offline.rules import (COMPARISON_WORDS, _CLAUSE_SPLIT, _FILLER_PREFIXES, _FILLER_WORDS,
+                                       _KO_LONG_ENDINGS, _KO_PARTICLES, _KO_VERB_ENDINGS, _QUESTION_CUES)
 from rag.engines.offline.relations import _slot_term
 from rag.engines.offline.text import (_HAN, _HANGUL, _contains_phrase, _doc_text_for_grading, _is_number,
                                       _is_required, _norm)

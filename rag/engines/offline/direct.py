@@ -12,7 +12,9 @@ from rag.types import Answer
 
 
 class DirectAnswerer:
-    """direct answers without retrieval: aggregates, arithmetic, glossary translation, Python recipes. (a part of ``OfflineEngine``)."""
+    """direct answers without retrieval: aggregates, arithmetic, glossary translation, Python recipes.
+
+    Part of ``OfflineEngine``."""
 
     def _generate_direct(self, question: str, lang: str) -> Answer:
         q = _norm(question)

@@ -8,7 +8,7 @@ from rag.types import Grade, Quality, Retrieved
 
 
 class ContextEvaluator:
-    """evaluate: context quality 0..1 of the graded documents together. (a part of ``OfflineEngine``)."""
+    """evaluate: context quality 0..1 of the graded documents together (part of ``OfflineEngine``)."""
 
     def _support(self, label: str | None) -> float:
         return 1.0 if label == "correct" else self.rules.ambiguous_support if label == "ambiguous" else 0.0

@@ -10,7 +10,9 @@ from rag.types import Grade, Retrieved
 
 
 class Grader:
-    """grade: CRAG labels (correct / ambiguous / incorrect) for one retrieved document or graph fact. (a part of ``OfflineEngine``)."""
+    """grade: CRAG labels (correct / ambiguous / incorrect) for one retrieved document or graph fact.
+
+    Part of ``OfflineEngine``."""
 
     def grade(self, question: str, doc: Retrieved) -> Grade:
         if doc.tool == "sql":  # a SQL result is judged by its query, not by its wording (rag.tools.sql, seed 002)

@@ -10,7 +10,9 @@ from rag.types import Grade, Retrieved, Rewrite
 
 
 class Rewriter:
-    """rewrite: keep the key terms, then add glossary translations, then terms of ambiguous documents. (a part of ``OfflineEngine``)."""
+    """rewrite: keep the key terms, then add glossary translations, then terms of ambiguous documents.
+
+    Part of ``OfflineEngine``."""
 
     def rewrite(self, question: str, query: str, docs: list[Retrieved], grades: list[Grade]) -> Rewrite:
         terms, _ = question_terms(question)

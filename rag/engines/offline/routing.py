@@ -14,7 +14,7 @@ from rag.types import Decision
 
 
 class Router:
-    """classify: keyword rules in a fixed order (direct → web → graph → vector). (a part of ``OfflineEngine``)."""
+    """classify: keyword rules in a fixed order (direct → web → graph → vector) (part of ``OfflineEngine``)."""
 
     def classify(self, question: str, known_entities: list[str]) -> Decision:
         """The route rules below, then the question kind of seed 002 (``kinds.annotate_kind``: an aggregate question
