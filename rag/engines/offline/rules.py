@@ -219,3 +219,11 @@ WANTS_NUMBER = re.compile(
     r"何时|什么时候|几月|哪年|哪一年")
 SEMANTIC_RANK_WEIGHT = 0.3  # answer sentences: semantic match added to every sentence's rank (ties, paraphrases)
 VALUE_BONUS = 0.15  # answer sentences: a number, when the question asks for a value (몇 / how many / 多少)
+# answer sentences (pre-existing, tuned on sample_docs): a further sentence must add a key term and rank >= this; a
+# second source is added when it ranks >= max(this, SECOND_SOURCE_SHARE x the best)
+SENTENCE_MIN_RANK = 0.25
+SECOND_SOURCE_SHARE = 0.6
+# bonuses need some relevance first (chosen): a number counts when the sentence is on topic (semantic > 0.5 or a key
+# term), a heading of the asked kind when the sentence is not off topic (semantic > 0.3 or a key term)
+VALUE_BONUS_MIN_SEMANTIC = 0.5
+SECTION_BONUS_MIN_SEMANTIC = 0.3

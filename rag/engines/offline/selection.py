@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from rag.engines.offline.coverage import Coverage, _name_like, checkable_terms, coverage_of
-from rag.engines.offline.rules import INTENT_HEADING_BONUS, SEMANTIC_RANK_WEIGHT, VALUE_BONUS
+from rag.engines.offline.rules import (INTENT_HEADING_BONUS, SECOND_SOURCE_SHARE, SECTION_BONUS_MIN_SEMANTIC,
+                                       SEMANTIC_RANK_WEIGHT, SENTENCE_MIN_RANK, VALUE_BONUS,
+                                       VALUE_BONUS_MIN_SEMANTIC)
 from rag.engines.offline.semantics import heading_matches, question_intents
 from rag.types import Retrieved
 
@@ -81,10 +83,10 @@ class EvidenceSelector:
                 lex = _score_over(cov, check)
                 sem = float(ev.scores[j])
                 rank = share * lex + (1 - share) * sem + SEMANTIC_RANK_WEIGHT * sem
-                if wants_value and (lex > 0 or sem > 0.5) and _STATED_NUMBER.search(unit.text):
+                if wants_value and (lex > 0 or sem > VALUE_BONUS_MIN_SEMANTIC) and _STATED_NUMBER.search(unit.text):
                     rank += VALUE_BONUS
                 scoped = bool(intents) and heading_matches(unit.section, intents)
-                if scoped and (lex > 0 or sem > 0.3):
+                if scoped and (lex > 0 or sem > SECTION_BONUS_MIN_SEMANTIC):
                     rank += INTENT_HEADING_BONUS
                 ranked.append(Candidate(rank - 0.01 * pos, pos, j, unit.text, cov, sem, unit.section, scoped))
         # Equal rank in one document: the shorter sentence states the fact more directly
@@ -118,10 +120,11 @@ class EvidenceSelector:
             if len(chosen) >= self.rules.max_evidence:
                 break
             new = set(item.cov.covered) - covered
-            if new and item.rank >= 0.25 and len(item.cov.covered) >= 2:
+            if new and item.rank >= SENTENCE_MIN_RANK and len(item.cov.covered) >= 2:
                 chosen.append(item)
                 covered |= new
-        if (len(chosen) == 1 and len(ranked) > 1 and ranked[1].rank >= max(0.25, 0.6 * top.rank)
+        if (len(chosen) == 1 and len(ranked) > 1
+                and ranked[1].rank >= max(SENTENCE_MIN_RANK, SECOND_SOURCE_SHARE * top.rank)
                 and ranked[1].pos != top.pos):
             chosen.append(ranked[1])  # a second source that supports the same terms
         return chosen
