@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rag.engines.offline.coverage import Coverage, _fact_coverage, checkable_terms, coverage_of, question_terms
 from rag.engines.offline.relations import asked_relations, graph_path
+from rag.engines.offline.rules import GRAPH_QUALITY_FLOOR
 from rag.engines.offline.text import _doc_text_for_grading, _is_number, _label_of, _quote
 from rag.types import Grade, Quality, Retrieved
 
@@ -65,7 +66,7 @@ class ContextEvaluator:
             # graph facts answer a chain: what counts is whether every asked relation is reached from the
             # question's entities, not how good the single best fact is
             filled, chain, _ = graph_path(question, docs, supports)
-            quality = round(chain * (0.5 + 0.5 * union), 3)
+            quality = round(chain * (GRAPH_QUALITY_FLOOR + (1 - GRAPH_QUALITY_FLOOR) * union), 3)
             shown = ", ".join(f"{p} {'✓' if filled.get(p, 0) >= 1 else '½ (related_to)' if filled.get(p) else '✗'}"
                               for p in sorted(asked))
             reason = (f"graph path: coverage of asked relations {chain:.2f} ({shown}) × (0.5 + 0.5×key-term coverage "

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from rag.engines.offline.coverage import Coverage, _fact_coverage, checkable_terms, coverage_of, question_terms
-from rag.engines.offline.rules import SEMANTIC_FILL, SEMANTIC_STRONG
+from rag.engines.offline.rules import (BELOW_CORRECT, GRAPH_FACT_WEIGHTS, INCORRECT_SCORE_CAP,
+                                       MISSING_NUMBER_AMBIGUOUS_SHARE, SEMANTIC_FILL, SEMANTIC_STRONG)
 from rag.engines.offline.temporal import freshness_requirement
 from rag.engines.offline.relations import asked_relations
 from rag.engines.offline.text import _contains_phrase, _doc_text_for_grading, _norm, _quote, _specific
@@ -34,7 +35,7 @@ class Grader:
         why = (f"the question asks about {', '.join(lacking)} (relative to today, {self.today().isoformat()}) and the "
                "document does not state it" if lacking else
                f"'{unconfirmable[0]}' asks for the newest information, which a stored document cannot confirm")
-        score = min(grade.score, self.rules.correct_score - 0.05)
+        score = min(grade.score, self.rules.correct_score - BELOW_CORRECT)
         return Grade(label="ambiguous", score=round(score, 3), reason=f"{grade.reason}; but {why} → ambiguous")
 
     def _grade(self, question: str, doc: Retrieved) -> Grade:
@@ -66,13 +67,13 @@ class Grader:
 
         if lex.content_terms and lex.content_hits == 0 and not (share < 1.0 and sem >= SEMANTIC_STRONG):
             label, why = "incorrect", "none of the asked-about words " + _quote(lex.content_terms, 4)
-            score = min(score, 0.2)
+            score = min(score, INCORRECT_SCORE_CAP)
         elif not terms and score >= r.correct_score:
             label, why = "correct", "no key terms in the question; similarity decides"
         elif cov.missing_numbers:
-            label = "ambiguous" if score >= r.ambiguous_score * 0.8 else "incorrect"
+            label = "ambiguous" if score >= r.ambiguous_score * MISSING_NUMBER_AMBIGUOUS_SHARE else "incorrect"
             why = f"lacks {_quote(cov.missing_numbers)} from the question"
-            score = min(score, r.correct_score - 0.05)
+            score = min(score, r.correct_score - BELOW_CORRECT)
         elif score >= r.correct_score and cov_eff >= r.correct_coverage:
             label, why = "correct", f"score {score:.2f} ≥ {r.correct_score}"
         elif score >= r.ambiguous_score:
@@ -95,7 +96,8 @@ class Grader:
         cov = _fact_coverage(terms, focus, doc)
         named = self._fact_touches_question(question, doc)
         fills = predicate in asked
-        score = 0.35 * named + 0.35 * fills + 0.30 * cov.score
+        w_named, w_fills, w_cov = GRAPH_FACT_WEIGHTS
+        score = w_named * named + w_fills * fills + w_cov * cov.score
         score = round(min(1.0, score / (1 + r.graph_hop_weight * (hop - 1))), 3)
         basis = (f"graph fact (hop {hop}, {predicate or 'no predicate'}): "
                  f"{'touches' if named else 'does not touch'} a question entity, relation "
@@ -105,13 +107,13 @@ class Grader:
             score = max(score, r.correct_score)
         elif fills:
             label, why = "ambiguous", "asked relation, but not of an entity named in the question (evaluate checks the path)"
-            score = min(max(score, r.ambiguous_score), r.correct_score - 0.05)
+            score = min(max(score, r.ambiguous_score), r.correct_score - BELOW_CORRECT)
         elif named and cov.content_hits > 0:
             label, why = "ambiguous", "names a question entity, but its relation is not the one asked"
-            score = min(max(score, r.ambiguous_score), r.correct_score - 0.05)
+            score = min(max(score, r.ambiguous_score), r.correct_score - BELOW_CORRECT)
         elif cov.content_terms and cov.content_hits == 0:
             label, why = "incorrect", "none of the asked-about words " + _quote(cov.content_terms, 4)
-            score = min(score, 0.2)
+            score = min(score, INCORRECT_SCORE_CAP)
         else:
             label = "ambiguous" if score >= r.ambiguous_score else "incorrect"
             why = f"score {score:.2f}"

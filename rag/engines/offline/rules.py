@@ -160,6 +160,17 @@ _QUESTION_CUES = re.compile(
 SIMILARITY_RANGES = {"e5": (0.825, 0.92), "openai": (0.20, 0.60), "default": (0.30, 0.80)}
 
 
+# grading details (pre-existing, tuned on sample_docs): a graph fact's score = entity + relation + key-term weights;
+# an incorrect document's score is capped; a capped "not quite correct" score sits this far below correct_score;
+# a document missing a number of the question stays ambiguous down to this share of ambiguous_score
+GRAPH_FACT_WEIGHTS = (0.35, 0.35, 0.30)  # names a question entity, fills an asked relation, key-term coverage
+INCORRECT_SCORE_CAP = 0.2
+BELOW_CORRECT = 0.05
+MISSING_NUMBER_AMBIGUOUS_SHARE = 0.8
+# graph quality = coverage of the asked relations × (GRAPH_QUALITY_FLOOR + (1 − floor) × key-term coverage)
+GRAPH_QUALITY_FLOOR = 0.5
+
+
 @dataclass
 class OfflineRules:
     """Thresholds of the offline engine (shown by ``describe()``)."""
