@@ -9,7 +9,8 @@ What it measures, in one process and one run (machines are noisy: read the ratio
     re-arranging them, in chunks/s, against ``get_embedder(settings).embed_documents`` on the very same chunk texts
     (read back with ``kb.chunks``). The ratio says how much of ingest is the embedder and how much is everything else
     (parsing, splitting, Chroma writes, entity extraction, graph writes); the per-stage times come from the progress
-    callback.
+    callback. Ingest embeds every sentence (``rag.sentences``, stored for the offline engine) and pools each chunk's
+    vector from them, so the ratio includes the sentence vectors (issue 8 budget: at most 1.6×).
 (b) agentic vs naive — every question of ``sample_docs/questions.jsonl`` through ``run_question`` with both variants
     on the same index and the same decision engine (offline by default): wall time mean / p50 / p95, their ratio, and
     the model calls recorded in the traces (the offline engine makes none).
