@@ -138,3 +138,21 @@ def test_sentence_vectors_are_stored_at_ingest_and_read_back(kb, engine):
     calls.clear()
     counting.sentence_evidence("What happened to payments in March 2025?", docs)
     assert calls == []  # no chunk was embedded again
+
+
+def test_sentence_rows_follow_their_document(tmp_path):
+    """Deleting a document removes its sentence rows; a reset empties the store."""
+    from tests.support.kb import build_kb
+
+    kb = build_kb(tmp_path / "kb", {"a.md": "# A\n\nThe first sentence is here. The second one follows.\n",
+                                    "b.md": "# B\n\n두 번째 문서의 문장이다.\n"})
+    try:
+        store = store_for(kb.settings.data_dir)
+        docs = {d.source: d.doc_id for d in kb.documents()}
+        assert store.count() == 2
+        assert kb.delete(docs["a.md"])
+        assert store.count() == 1
+        kb.reset()
+        assert store.count() == 0
+    finally:
+        kb.close()
