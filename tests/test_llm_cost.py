@@ -333,3 +333,17 @@ def test_query_vectors_are_remembered(tmp_path):
     memo.embed_query("b"), memo.embed_query("c")  # size 2: "staff table" is forgotten
     memo.embed_query("staff table")
     assert asked == ["staff table", "b", "c", "staff table"] and memo.name == inner.name
+
+
+def test_a_mixed_engine_with_an_llm_grader_keeps_batched_grading(stub, tmp_path):
+    """RAG_ROLES=grader=llm: the role bundle passes the grader's one-call grading on (not one call per document)."""
+    from rag.engines.roles import RoleEngine
+
+    stub.respond = scripted("good")
+    llm = make_engine(stub, tmp_path)
+    mixed = RoleEngine({"grader": llm}, default=OfflineEngine(Settings(data_dir=tmp_path)))
+    grades, info = mixed.grade_all("2023년 최저임금은 얼마인가?", DOCS)
+    assert [g.label for g in grades] == ["correct", "ambiguous", "incorrect"]
+    assert [purpose_of(r.body) for r in stub.chat_requests] == ["grade_batch"]
+    offline_only = RoleEngine({}, default=OfflineEngine(Settings(data_dir=tmp_path)))
+    assert not hasattr(offline_only, "grade_all")  # graded one by one by the agent, as before

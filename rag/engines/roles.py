@@ -83,6 +83,11 @@ class RoleEngine:
         self.parts = {role: parts.get(role, default) for role in ROLES}
         names = sorted({getattr(e, "name", type(e).__name__) for e in self.parts.values()})
         self.name = names[0] if len(names) == 1 else "+".join(names)
+        # batched grading (issue 11) follows the grader: an engine that grades all documents in one call keeps
+        # doing so when it is mixed with others; one without it is graded document by document as before
+        grade_all = getattr(self.parts["grader"], "grade_all", None)
+        if grade_all is not None:
+            self.grade_all = grade_all
 
     def engine_for(self, role: str) -> Any:
         return self.parts[role]
