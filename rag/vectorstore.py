@@ -18,7 +18,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any, Iterable
 
-from rag.config import Settings
+from rag.config import Settings, redact_url
 from rag.types import Chunk, RagError
 
 _GET_PAGE = 5000  # rows per Chroma get(): stays under its batch limits
@@ -186,7 +186,7 @@ def _client(settings: Settings):
             return chromadb.HttpClient(host=settings.chroma_host, port=settings.chroma_port, headers=headers,
                                        settings=chroma_settings)
         except Exception as exc:
-            raise RagError(f"Chroma server at {settings.chroma_host}:{settings.chroma_port} is unreachable "
+            raise RagError(f"Chroma server at {redact_url(settings.chroma_host)}:{settings.chroma_port} is unreachable "
                            f"({type(exc).__name__}: {exc}). Start it, or unset CHROMA_HOST to use the local store."
                            ) from exc
     path = settings.data_dir / "chroma"
@@ -233,7 +233,7 @@ class VectorStore:
     @property
     def location(self) -> str:
         if self.settings.chroma_host:
-            return f"http://{self.settings.chroma_host}:{self.settings.chroma_port}"
+            return f"http://{redact_url(self.settings.chroma_host)}:{self.settings.chroma_port}"
         return str(self.settings.data_dir / "chroma")
 
     def _open(self):

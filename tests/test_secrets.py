@@ -80,3 +80,19 @@ def test_no_credential_reaches_a_run_or_the_run_store(data_dir):
     for run in (good, bad):
         assert PASSWORD not in json.dumps(run.to_dict(), ensure_ascii=False)
     assert len(store.list()) == 2 and PASSWORD not in stored_text(data_dir)
+
+
+def test_status_never_shows_a_password_inside_neo4j_uri(data_dir):
+    """Home and `rag status` show where the graph store is: the URI without its credentials."""
+    from rag.kb import KnowledgeBase
+
+    settings = Settings.from_env(data_dir_override=data_dir, neo4j_uri=f"bolt://neo4j:{PASSWORD}@127.0.0.1:1",
+                                 neo4j_user="neo4j", neo4j_password=PASSWORD)
+    kb = KnowledgeBase(settings)
+    try:
+        rows = kb.status()
+    finally:
+        kb.close()
+    graph = next(r for r in rows if r.component == "graph store")
+    assert graph.state == "error" and "127.0.0.1:1" in graph.detail
+    assert PASSWORD not in json.dumps([vars(r) for r in rows], ensure_ascii=False)

@@ -23,7 +23,7 @@ import re
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from rag.config import Settings
+from rag.config import Settings, redact_text, redact_url
 from rag.graphstore import relation_id
 from rag.graphstore.base import breadth_first, entity_key, rank_entity_matches
 from rag.types import Entity, RagError, Relation, ToolUnavailable
@@ -130,9 +130,10 @@ class Neo4jGraphStore:
         if not settings.neo4j_uri:
             raise RagError("NEO4J_URI is not set: set it (e.g. bolt://127.0.0.1:7687) to use Neo4j.")
         self.uri = settings.neo4j_uri
+        self.shown_uri = redact_url(self.uri)  # for messages: never a password from user:pass@host
         scheme = self.uri.split("://", 1)[0].lower() if "://" in self.uri else ""
         if scheme not in BOLT_SCHEMES:
-            raise RagError(f"NEO4J_URI {self.uri!r} is not a Bolt address: use bolt://HOST:7687 (or neo4j://, "
+            raise RagError(f"NEO4J_URI {self.shown_uri!r} is not a Bolt address: use bolt://HOST:7687 (or neo4j://, "
                            "bolt+s://, neo4j+s:// for TLS).")
         self.user = settings.neo4j_user
         self.database = settings.neo4j_database or None  # None: the server's default database
@@ -144,7 +145,8 @@ class Neo4jGraphStore:
                 connection_acquisition_timeout=CONNECT_TIMEOUT_S * 2, max_transaction_retry_time=RETRY_TIME_S,
                 notifications_min_severity="OFF")
         except (neo4j.exceptions.ConfigurationError, ValueError) as exc:
-            raise RagError(f"NEO4J_URI {self.uri!r} is not a valid Neo4j address (use bolt://HOST:7687): {exc}") from exc
+            raise RagError(f"NEO4J_URI {self.shown_uri!r} is not a valid Neo4j address (use bolt://HOST:7687): "
+                           f"{redact_text(str(exc))}") from exc
         try:
             self._driver.verify_connectivity()
             self._ensure_schema()
@@ -168,16 +170,16 @@ class Neo4jGraphStore:
         if login_refused:  # wrong credentials, or locked after too many wrong ones (AuthenticationRateLimit)
             what = ("no password was given: set NEO4J_PASSWORD" if not self._password_set
                     else "check NEO4J_USER and NEO4J_PASSWORD")
-            return ToolUnavailable(f"Neo4j at {self.uri} refused the login of user {self.user!r}{during}: {what}. "
+            return ToolUnavailable(f"Neo4j at {self.shown_uri} refused the login of user {self.user!r}{during}: {what}. "
                                    f"(Neo4j said: {_short(exc)})")
         if isinstance(exc, (errors.ServiceUnavailable, errors.SessionExpired, OSError)):
-            return ToolUnavailable(f"Neo4j at {self.uri} is not reachable{during}: {_short(exc)} — {START_HINT}.")
+            return ToolUnavailable(f"Neo4j at {self.shown_uri} is not reachable{during}: {_short(exc)} — {START_HINT}.")
         if isinstance(exc, ValueError) and action is None:  # e.g. a port that is not a number
-            return RagError(f"NEO4J_URI {self.uri!r} is not a valid Neo4j address: {exc}")
+            return RagError(f"NEO4J_URI {self.shown_uri!r} is not a valid Neo4j address: {redact_text(str(exc))}")
         if isinstance(exc, errors.Neo4jError):
-            return RagError(f"Neo4j at {self.uri} failed{during}: {_short(exc)}")
+            return RagError(f"Neo4j at {self.shown_uri} failed{during}: {_short(exc)}")
         if isinstance(exc, errors.DriverError):
-            return ToolUnavailable(f"Neo4j at {self.uri} failed{during}: {type(exc).__name__}: {_short(exc)}")
+            return ToolUnavailable(f"Neo4j at {self.shown_uri} failed{during}: {type(exc).__name__}: {_short(exc)}")
         return exc
 
     @contextmanager
@@ -311,7 +313,7 @@ def _short(exc: BaseException) -> str:
         cause, seen = cause.__cause__ or cause.__context__, seen + 1
     text = " ".join(str(exc).split())
     reason = re.search(r"\(reason ([^)]*)\)", text)
-    return reason.group(1) if reason else text
+    return redact_text(reason.group(1) if reason else text)
 
 
 def _entity_rows(entities: list[Entity], relations: list[Relation]) -> list[dict[str, str]]:
