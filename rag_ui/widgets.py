@@ -73,12 +73,14 @@ def ingest_rows(results) -> list[dict[str, Any]]:
 
 def ingest_summary(rows: list[dict[str, Any]]) -> str:
     """"Ingested 3 of 11 files (8 unchanged: already in the knowledge base)." from ``ingest_rows`` rows."""
-    done = [r for r in rows if r["status"] in ("added", "replaced")]
+    done = [r for r in rows if r["status"] in ("added", "replaced", "restored")]
     unchanged = sum(r["status"] == "unchanged" for r in rows)
+    duplicates = sum(r["status"] == "duplicate" for r in rows)
     errors = sum(r["status"] == "error" for r in rows)
     text = f"Ingested {len(done)} of {len(rows)} files"
     extra = ([f"{unchanged} unchanged: already in the knowledge base"] if unchanged else []) + (
-        [f"{errors} with an error"] if errors else [])
+        [f"{duplicates} duplicate: the same bytes are already in the knowledge base under another name"]
+        if duplicates else []) + ([f"{errors} with an error"] if errors else [])
     return text + (f" ({'; '.join(extra)})." if extra else ".")
 
 

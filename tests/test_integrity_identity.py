@@ -87,6 +87,11 @@ def test_the_same_bytes_under_another_path_are_a_duplicate(kb, tmp_path):
     assert kb.counts()["chunks"] == first.n_chunks  # stored once, so answers cite one version
     # the same file again, by the same path: unchanged (not a duplicate of itself)
     assert kb.ingest_paths([tmp_path / "docs"])[0].status == "unchanged"
+    # the summary line of Home and Documents counts the duplicate instead of leaving it out
+    from rag_ui.widgets import ingest_rows, ingest_summary
+
+    assert ingest_summary(ingest_rows([first, second])) == (
+        "Ingested 1 of 2 files (1 duplicate: the same bytes are already in the knowledge base under another name).")
 
 
 def test_a_changed_file_at_the_same_path_is_an_update_that_says_so(kb, tmp_path):
