@@ -11,11 +11,15 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from rag.eval.questions import load_questions
 from rag.loaders import load_document
 
 REPO = Path(__file__).resolve().parents[1]
 UNSEEN = REPO / "eval_sets" / "unseen_culture_foundation"
+HELDOUT_B = REPO / "eval_sets" / "heldout_b_ferry_operator"
+HELD_OUT = pytest.mark.parametrize("folder", [UNSEEN, HELDOUT_B], ids=lambda p: p.name)
 
 
 def _norm(text: str) -> str:  # the key-fact comparison of rag.eval.metrics: NFKC, casefold, no whitespace
@@ -28,13 +32,14 @@ def _corpus_text(folder: Path, name: str) -> str:
     return load_document(name, path.read_bytes())
 
 
-def test_unseen_corpus_has_the_promised_shape():
-    docs = [p for p in UNSEEN.iterdir() if p.suffix in (".md", ".txt") and p.name != "README.md"]
+@HELD_OUT
+def test_unseen_corpus_has_the_promised_shape(folder):
+    docs = [p for p in folder.iterdir() if p.suffix in (".md", ".txt") and p.name != "README.md"]
     assert len(docs) >= 10 and {p.suffix for p in docs} == {".md", ".txt"}
     langs = Counter("zh" if p.name.startswith("zh_") else
                     "ko" if len(re.findall(r"[\uac00-\ud7a3]", p.read_text(encoding="utf-8"))) > 200 else "en" for p in docs)
     assert langs["zh"] >= 2 and langs["ko"] >= 4 and langs["en"] >= 4, langs
-    qs = load_questions(UNSEEN / "questions.jsonl")
+    qs = load_questions(folder / "questions.jsonl")
     kinds = Counter(q.kind for q in qs)
     assert len(qs) >= 30 and kinds["web"] >= 3 and kinds["direct"] >= 3 and kinds["uncovered"] >= 4, kinds
     tags = Counter(t for q in qs for t in q.extra.get("tags", []))
@@ -44,22 +49,24 @@ def test_unseen_corpus_has_the_promised_shape():
         assert tags[needed] >= 1, needed
 
 
-def test_every_covered_key_fact_is_in_its_relevant_sources():
-    for q in load_questions(UNSEEN / "questions.jsonl"):
+@HELD_OUT
+def test_every_covered_key_fact_is_in_its_relevant_sources(folder):
+    for q in load_questions(folder / "questions.jsonl"):
         if q.kind != "covered":
             continue
         assert q.expected and q.relevant_sources and q.expected_route, q.id
-        text = _norm(" ".join(_corpus_text(UNSEEN, s) for s in q.relevant_sources))
+        text = _norm(" ".join(_corpus_text(folder, s) for s in q.relevant_sources))
         for group in q.expected:
             assert any(_norm(fact) in text for fact in group), f"{q.id}: none of {group} is in {q.relevant_sources}"
 
 
-def test_traps_name_real_decoy_documents_and_expect_nothing():
-    for q in load_questions(UNSEEN / "questions.jsonl"):
+@HELD_OUT
+def test_traps_name_real_decoy_documents_and_expect_nothing(folder):
+    for q in load_questions(folder / "questions.jsonl"):
         if q.kind == "uncovered":
             assert not q.expected and q.relevant_sources, q.id
             for s in q.relevant_sources:
-                _corpus_text(UNSEEN, s)
+                _corpus_text(folder, s)
 
 
 def test_two_paraphrases_of_every_sample_question():
@@ -76,9 +83,10 @@ def test_two_paraphrases_of_every_sample_question():
     assert langs["zh"] >= 5 and langs["en"] >= 10 and langs["ko"] >= 10, langs
 
 
-def test_relation_labels_are_json_lines_about_corpus_files():
-    lines = [json.loads(line) for line in (UNSEEN / "relations.jsonl").read_text(encoding="utf-8").splitlines()
+@HELD_OUT
+def test_relation_labels_are_json_lines_about_corpus_files(folder):
+    lines = [json.loads(line) for line in (folder / "relations.jsonl").read_text(encoding="utf-8").splitlines()
              if line.strip()]
     assert sum(len(x["relations"]) for x in lines) >= 20 and sum(len(x["not_relations"]) for x in lines) >= 10
     for x in lines:
-        _corpus_text(UNSEEN, x["source"])
+        _corpus_text(folder, x["source"])
