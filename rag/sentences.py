@@ -233,3 +233,178 @@ def store_for(data_dir: Path | str) -> SentenceStore:
         if key not in _STORES:
             _STORES[key] = SentenceStore(data_dir)
         return _STORES[key]
+
+
+# ---- every stored sentence of a knowledge base in one matrix (the sentence channel of retrieval) -------------------
+_HANGUL_RE = re.compile(r"[\uac00-\ud7a3]")
+_HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+LANGUAGES = ("en", "ko", "zh")
+
+
+def script_language(text: str) -> str:
+    """'ko' when the text has Hangul, 'zh' when it has Chinese characters, else 'en' (by script only)."""
+    if _HANGUL_RE.search(text):
+        return "ko"
+    if _HAN_RE.search(text):
+        return "zh"
+    return "en"
+
+
+@dataclass
+class LanguageStats:
+    """The question's cosine with the knowledge base's sentences of each language: mean and standard deviation.
+
+    The bundled e5 embedder scores any sentence in the question's own language higher than one in another language;
+    a cosine read as a z-score within its sentence's language (``centre``) compares sentences across languages."""
+
+    mean: dict[str, float]
+    std: dict[str, float]
+    counts: dict[str, int]
+
+    def centre(self, sims: np.ndarray, langs: Sequence[str]) -> np.ndarray:
+        """z-scores of ``sims`` (cosines of sentences whose languages are ``langs``)."""
+        mu = np.asarray([self.mean.get(lang, self.mean.get("en", 0.0)) for lang in langs], dtype=np.float32)
+        sd = np.asarray([self.std.get(lang, self.std.get("en", 1.0)) for lang in langs], dtype=np.float32)
+        return (np.asarray(sims, dtype=np.float32) - mu) / sd
+
+    def centre_codes(self, sims: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        """``centre`` for rows given as language codes (indices into ``LANGUAGES``), vectorised."""
+        mu = np.asarray([self.mean.get(lang, 0.0) for lang in LANGUAGES], dtype=np.float32)
+        sd = np.asarray([self.std.get(lang, 1.0) for lang in LANGUAGES], dtype=np.float32)
+        return (sims - mu[codes]) / sd[codes]
+
+
+class SentenceMatrix:
+    """Every sentence vector of the committed documents of one knowledge-base revision, in one float32 matrix.
+
+    ``rows_chunk[i]``: index into ``chunk_ids`` of sentence row ``i``; ``langs``: the script language of each row
+    (language code per row as an index into ``LANGUAGES``). Built once per revision (``matrix_for``)."""
+
+    def __init__(self, chunk_ids: list[str], units: list[Unit], rows_chunk: np.ndarray, vectors: np.ndarray) -> None:
+        self.chunk_ids = chunk_ids
+        self.units = units
+        self.rows_chunk = rows_chunk
+        self.vectors = vectors
+        codes = np.asarray([LANGUAGES.index(script_language(u.text)) for u in units], dtype=np.int8)
+        self.lang_codes = codes
+        # rows are grouped by chunk: the first row of each chunk (for the best sentence per chunk, np.maximum.reduceat)
+        self.chunk_starts = (np.flatnonzero(np.r_[True, rows_chunk[1:] != rows_chunk[:-1]]) if len(rows_chunk)
+                             else np.zeros(0, np.int64))
+        self.lang_rows = {lang: np.flatnonzero(codes == k) for k, lang in enumerate(LANGUAGES)}
+
+    def __len__(self) -> int:
+        return len(self.units)
+
+    def stats(self, sims: np.ndarray, min_count: int, min_std: float, fallback: dict[str, float] | None = None,
+              default_offset: float = 0.0, default_std: float = 1.0) -> LanguageStats:
+        """Per-language mean / std of ``sims`` (the question against every row). A language with fewer than
+        ``min_count`` sentences (a small knowledge base: the z-scores of a dozen sentences are compressed) borrows:
+        its mean is ``fallback[lang]`` (the question's floor in that language from everyday sentences) plus the
+        average offset (KB mean − floor) of the languages that have enough sentences, else ``default_offset``; its
+        spread is their pooled spread, else ``default_std``."""
+        mean: dict[str, float] = {}
+        std: dict[str, float] = {}
+        counts = {lang: int(len(rows)) for lang, rows in self.lang_rows.items()}
+        offsets: list[float] = []
+        stds: list[float] = []
+        for lang, rows in self.lang_rows.items():
+            if len(rows) >= min_count:
+                s = sims[rows]
+                mean[lang] = float(s.mean())
+                std[lang] = max(min_std, float(s.std()))
+                stds.append(std[lang])
+                if fallback and lang in fallback:
+                    offsets.append(mean[lang] - fallback[lang])
+        pooled_std = float(np.mean(stds)) if stds else default_std
+        offset = float(np.mean(offsets)) if offsets else default_offset
+        for lang in LANGUAGES:
+            if lang not in mean:
+                mean[lang] = (fallback or {}).get(lang, 0.0) + offset
+                std[lang] = pooled_std
+        return LanguageStats(mean, std, counts)
+
+
+_MATRICES: dict[tuple[str, str], tuple[int, SentenceMatrix]] = {}
+_MATRICES_LOCK = threading.Lock()
+
+
+def load_matrix(data_dir: Path | str, embedder_name: str, committed: Iterable[str]) -> SentenceMatrix:
+    """Every stored sentence of the ``committed`` documents (one read of the sentence table)."""
+    keep = set(committed)
+    chunk_ids: list[str] = []
+    units: list[Unit] = []
+    parts: list[np.ndarray] = []
+    owners: list[np.ndarray] = []
+    store = store_for(data_dir)
+    with closing(store._connect()) as conn:
+        rows = conn.execute("SELECT chunk_id, doc_id, units, dim, vectors FROM sentences WHERE embedder = ? "
+                            "ORDER BY chunk_id", (embedder_name,))
+        dims: set[int] = set()
+        for chunk_id, doc_id, unit_json, dim, blob in rows:
+            if doc_id not in keep or not dim:
+                continue
+            vectors = np.frombuffer(blob, dtype=np.float32).reshape(-1, dim)
+            listed = json.loads(unit_json)
+            if len(listed) != len(vectors):
+                continue
+            dims.add(int(dim))
+            owners.append(np.full(len(vectors), len(chunk_ids), dtype=np.int32))
+            chunk_ids.append(chunk_id)
+            units.extend(Unit(h, t) for h, t in listed)
+            parts.append(vectors)
+    if len(dims) > 1:  # rows of another dimension (a changed embedder under the same name): keep the common one
+        common = max(dims, key=lambda d: sum(len(p) for p in parts if p.shape[1] == d))
+        keep_idx = [i for i, p in enumerate(parts) if p.shape[1] == common]
+        flat_units: list[Unit] = []
+        starts = np.cumsum([0] + [len(p) for p in parts])
+        for i in keep_idx:
+            flat_units.extend(units[starts[i]:starts[i + 1]])
+        parts = [parts[i] for i in keep_idx]
+        owners = [np.full(len(parts[k]), k, dtype=np.int32) for k in range(len(keep_idx))]
+        chunk_ids = [chunk_ids[i] for i in keep_idx]
+        units = flat_units
+    matrix = np.concatenate(parts) if parts else np.zeros((0, 1), np.float32)
+    rows_chunk = np.concatenate(owners) if owners else np.zeros(0, np.int32)
+    return SentenceMatrix(chunk_ids, units, rows_chunk, np.ascontiguousarray(matrix, dtype=np.float32))
+
+
+def matrix_for(data_dir: Path | str, embedder_name: str, revision: int, committed: Iterable[str]) -> SentenceMatrix:
+    """The sentence matrix of a knowledge base at ``revision``, loaded once per revision per process (readers
+    reload when another ingest or delete moved the revision)."""
+    key = (str(Path(data_dir).resolve()), embedder_name)
+    with _MATRICES_LOCK:
+        cached = _MATRICES.get(key)
+        if cached is not None and cached[0] == revision:
+            return cached[1]
+    matrix = load_matrix(data_dir, embedder_name, committed)
+    with _MATRICES_LOCK:
+        _MATRICES[key] = (revision, matrix)
+    return matrix
+
+
+def cached_matrix(data_dir: Path | str, embedder_name: str) -> SentenceMatrix | None:
+    """The matrix last loaded for this knowledge base in this process (None when none was)."""
+    with _MATRICES_LOCK:
+        cached = _MATRICES.get((str(Path(data_dir).resolve()), embedder_name))
+    return cached[1] if cached else None
+
+
+_ANCHOR_VECTORS: dict[str, dict[str, np.ndarray]] = {}
+
+
+def language_floor(embedder: Any, question_vector: np.ndarray, anchors: dict[str, Sequence[str]]) -> dict[str, float]:
+    """The question's mean cosine with everyday sentences of each language (``anchors``: language → sentences;
+    embedded once per embedder per process)."""
+    name = str(getattr(embedder, "name", type(embedder).__name__))
+    if name not in _ANCHOR_VECTORS:
+        langs = list(anchors)
+        flat = [t for lang in langs for t in anchors[lang]]
+        vectors = embed_units(embedder, [[Unit("", t) for t in flat]])[0]
+        out, start = {}, 0
+        for lang in langs:
+            out[lang] = vectors[start : start + len(anchors[lang])]
+            start += len(anchors[lang])
+        _ANCHOR_VECTORS[name] = out
+    q = np.asarray(question_vector, dtype=np.float32)
+    return {lang: float((v @ q).mean()) if v.shape[1] == q.shape[0] else 0.0
+            for lang, v in _ANCHOR_VECTORS[name].items()}

@@ -10,6 +10,13 @@ added or removed, so the first question after an ingest into a 100k-chunk collec
 not a rebuild (bench/bench_retrieval.py). Scores are Lucene BM25 (k1 1.5, b 0.75), the same as ``bm25s``'s
 default. Every result carries its dense cosine similarity (computed from the stored vector when only BM25
 found it), BM25 score and both ranks in ``metadata``.
+
+A third ranking, the *sentence channel*, compares the question with every stored sentence vector (``rag.sentences``:
+one float32 matrix per knowledge-base revision, committed documents only). Each cosine is language-centred — a
+z-score among the knowledge base's sentences of the same script language — because the multilingual e5 embedder
+scores any same-language sentence ~0.02-0.05 higher than the right sentence in another language; a chunk ranks by its
+best sentence. The three rankings are fused by RRF; ``metadata`` records each channel's rank (``sentence_rank``,
+``sentence_z``, ``sentence``: the best sentence) so the trace shows why a chunk came up.
 """
 from __future__ import annotations
 
@@ -22,6 +29,9 @@ import numpy as np
 
 from rag.config import Settings
 from rag.embeddings import cosine
+from rag.engines.offline.rules import (LANGUAGE_ANCHORS, SENTENCE_FALLBACK_OFFSET, SENTENCE_FALLBACK_STD,
+                                       SENTENCE_STATS_MIN_COUNT, SENTENCE_STATS_MIN_STD)
+from rag.sentences import language_floor, matrix_for
 from rag.textutil import tokenize
 from rag.types import Chunk, RagError, Retrieved, ToolUnavailable
 
@@ -264,6 +274,49 @@ class VectorTool:
             self._index, self._indexed, self._index_revision = index, dict(indexed), revision
             return index
 
+    def _sentence_channel(self, query_vector: Any, committed: dict[str, int], index: _Bm25Index,
+                          n: int) -> list[tuple[Chunk, float, str]]:
+        """(chunk, best language-centred sentence z-score, that sentence) of the ``n`` best chunks."""
+        name = self.kb.embedder.name
+        matrix = matrix_for(self.settings.data_dir, name, self.kb.revision(), committed)
+        if not len(matrix) or not len(matrix.chunk_ids):
+            return []
+        q = np.asarray(query_vector, dtype=np.float32)
+        norm = float(np.linalg.norm(q))
+        if not norm or matrix.vectors.shape[1] != q.shape[0]:
+            return []
+        q = q / norm
+        sims = matrix.vectors @ q
+        floor = language_floor(self.kb.embedder, q, LANGUAGE_ANCHORS)
+        stats = matrix.stats(sims, SENTENCE_STATS_MIN_COUNT, SENTENCE_STATS_MIN_STD, floor, SENTENCE_FALLBACK_OFFSET,
+                             SENTENCE_FALLBACK_STD)
+        self.last_sentence_stats = stats
+        z = stats.centre_codes(sims, matrix.lang_codes)
+        best = np.maximum.reduceat(z, matrix.chunk_starts)  # best sentence per chunk (rows grouped by chunk)
+        lookup = self._chunk_lookup(index)
+        out: list[tuple[Chunk, float, str]] = []
+        order = np.argsort(-best, kind="stable")
+        for k in order[: n * 2]:
+            chunk = lookup.get(matrix.chunk_ids[int(k)])
+            if chunk is None:
+                continue
+            a = int(matrix.chunk_starts[k])
+            b = int(matrix.chunk_starts[k + 1]) if k + 1 < len(matrix.chunk_starts) else len(z)
+            j = a + int(np.argmax(z[a:b]))
+            out.append((chunk, float(best[k]), matrix.units[j].text))
+            if len(out) >= n:
+                break
+        return out
+
+    def _chunk_lookup(self, index: _Bm25Index) -> dict[str, Chunk]:
+        """chunk id → chunk of the live rows of the BM25 index (rebuilt when the index moved)."""
+        key = (id(index), len(index.chunks), len(index))
+        if getattr(self, "_lookup_key", None) != key:
+            alive = index._alive
+            self._lookup = {c.chunk_id: c for c, ok in zip(index.chunks, alive) if ok}
+            self._lookup_key = key
+        return self._lookup
+
     def run(self, query: str, top_k: int) -> list[Retrieved]:
         try:
             self.kb.check_embedder()
@@ -276,7 +329,9 @@ class VectorTool:
             query_vector = self.kb.embedder.embed_query(query)
             # a chunk of an uncommitted document (an ingest in progress, or interrupted) is never returned
             dense = [(c, sim) for c, sim in store.dense_query(query_vector, n) if c.doc_id in committed]
-            sparse = self._bm25().search(query, n)
+            index = self._bm25()
+            sparse = index.search(query, n)
+            sentence = self._sentence_channel(query_vector, committed, index, n)
         except RagError as exc:
             raise ToolUnavailable(str(exc)) from exc
         except Exception as exc:
@@ -290,6 +345,10 @@ class VectorTool:
         for rank, (chunk, bm25) in enumerate(sparse, start=1):
             entry = fused.setdefault(chunk.chunk_id, {"chunk": chunk, "score": 0.0})
             entry.update(bm25_score=bm25, bm25_rank=rank)
+            entry["score"] += 1.0 / (RRF_K + rank)
+        for rank, (chunk, z, text) in enumerate(sentence, start=1):
+            entry = fused.setdefault(chunk.chunk_id, {"chunk": chunk, "score": 0.0})
+            entry.update(sentence_z=z, sentence_rank=rank, sentence=text)
             entry["score"] += 1.0 / (RRF_K + rank)
         best = sorted(fused.values(), key=lambda e: (-e["score"], e["chunk"].chunk_id))[:top_k]
 
@@ -308,6 +367,9 @@ class VectorTool:
                 doc_id=chunk.doc_id, chunk_index=chunk.index,
                 metadata={"dense_similarity": round(float(e.get("dense_similarity", 0.0)), 6),
                           "bm25_score": round(float(e.get("bm25_score", 0.0)), 6),
-                          "dense_rank": e.get("dense_rank"), "bm25_rank": e.get("bm25_rank")},
+                          "dense_rank": e.get("dense_rank"), "bm25_rank": e.get("bm25_rank"),
+                          "sentence_rank": e.get("sentence_rank"),
+                          "sentence_z": round(float(e["sentence_z"]), 4) if "sentence_z" in e else None,
+                          "sentence": (e.get("sentence") or "")[:160] or None},
             ))
         return out
