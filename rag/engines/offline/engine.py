@@ -24,7 +24,7 @@ from rag.engines.offline.extraction import Extractor
 from rag.engines.offline.grading import Grader
 from rag.engines.offline.rewriting import Rewriter
 from rag.engines.offline.routing import Router
-from rag.engines.offline.rules import SEMANTIC_MARGIN_RANGE, SIMILARITY_RANGES, OfflineRules
+from rag.engines.offline.rules import SEMANTIC_Z_RANGE, SIMILARITY_RANGES, OfflineRules
 from rag.engines.offline.selection import EvidenceSelector
 from rag.engines.offline.semantics import Semantics
 from rag.engines.offline.temporal import Clock
@@ -102,8 +102,9 @@ class OfflineEngine(Router, Grader, ContextEvaluator, Rewriter, Answerer, Eviden
                 "grade_score": f"{r.sim_weight} * similarity rescaled to [{lo}, {hi}] + "
                                f"{1 - r.sim_weight:.2f} * key-term coverage (numbers count double); key terms count "
                                "only where the document could contain them as written (its language), the rest "
-                               "is the semantic match: the best question ↔ sentence cosine over the question's "
-                               f"floor in that sentence's language, rescaled from {list(SEMANTIC_MARGIN_RANGE)}",
+                               "is the semantic match: the best question ↔ sentence cosine as a z-score among the "
+                               "knowledge base's sentences of that sentence's language, rescaled from z "
+                               f"{list(SEMANTIC_Z_RANGE)}",
                 "correct": f"score >= {r.correct_score}, coverage >= {r.correct_coverage}, every number of the "
                            "question present, and every statistic it asks for (평균 / average / total …)",
                 "ambiguous": f"score >= {r.ambiguous_score}, or missing a number / statistic of the question",

@@ -238,3 +238,33 @@ SECOND_SOURCE_SHARE = 0.6
 # term), a heading of the asked kind when the sentence is not off topic (semantic > 0.3 or a key term)
 VALUE_BONUS_MIN_SEMANTIC = 0.5
 SECTION_BONUS_MIN_SEMANTIC = 0.3
+
+# Language-centred sentence similarity (rag.sentences.SentenceMatrix.stats; used by the sentence channel of
+# retrieval, rag/tools/vector.py, and by the semantic evidence of grading / evaluation / selection). A question ↔
+# sentence cosine is read as a z-score among the knowledge base's sentences of the same script language (Hangul / Han
+# / Latin): e5's same-language bias (~0.02-0.05 of cosine) cancels. Chosen, not tuned: a language needs this many
+# sentences for its own mean / spread (fewer: it borrows the everyday-sentence floor, LANGUAGE_ANCHORS, shifted by the
+# other languages' offset); the spread is floored so a near-constant language cannot explode the z-scores.
+SENTENCE_STATS_MIN_COUNT = 20
+SENTENCE_STATS_MIN_STD = 0.015
+# The semantic match of grading / evaluation / selection is the language-centred z-score rescaled from this range to
+# 0..1. Converted from SEMANTIC_MARGIN_RANGE (0.04, 0.13 over the everyday floor): on sample_docs questions the
+# knowledge base's mean sits ~0.04 above that floor with a spread of ~0.024 (measured over the 32 questions and 11
+# cross-lingual translations of them written for tests), so the old range is z 0..3.75.
+SEMANTIC_Z_RANGE = (0.0, 3.75)
+# without a loaded sentence matrix (no retrieval yet in this process): floor + offset, spread (measured, as above)
+SENTENCE_FALLBACK_OFFSET = 0.04
+SENTENCE_FALLBACK_STD = 0.024
+
+# language: a question that asks how to do something (a procedure) without a cue word of INTENT_CUES: "어떻게" / "怎么" /
+# "如何" followed by a verb (not "어떻게 되나요" / "怎么样", which ask for a value or an opinion), "what should I do".
+PROCEDURE_QUESTION = re.compile(
+    r"어떻게\s*(?!되|돼|다른|다르|달라)[가-힣]+|(?:怎么|怎样|如何)(?!样|回事)[\u4e00-\u9fff]|"
+    r"\bwhat (?:should|do|must) (?:i|we|you) (?:do|need to do)\b|\bhow (?:do|can|should|would|must) (?:i|we|you|one|"
+    r"employees|staff|members|users|customers|visitors)\b|\bwhat (?:are|is) the (?:steps?|procedure|process)\b")
+# answer selection for a procedure question (chosen, checked on the procedure documents of
+# tests/test_sentence_channel.py, not tuned on a question set): the list items (numbered or bulleted lines) of the
+# best-matching section are quoted in document order, up to this many, when that section's best sentence ranks at
+# least this share of the best sentence overall
+PROCEDURE_MAX_STEPS = 8
+PROCEDURE_LIST_SHARE = 0.6

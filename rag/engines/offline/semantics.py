@@ -14,20 +14,24 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from rag.engines.offline.rules import (INTENT_CUES, LANGUAGE_ANCHORS, SEMANTIC_MARGIN_RANGE,
-                                       SENTENCE_SIMILARITY_RANGES)
+from rag.engines.offline.rules import (INTENT_CUES, LANGUAGE_ANCHORS, PROCEDURE_QUESTION, SEMANTIC_Z_RANGE, SENTENCE_FALLBACK_OFFSET,
+                                       SENTENCE_FALLBACK_STD, SENTENCE_SIMILARITY_RANGES, SENTENCE_STATS_MIN_COUNT,
+                                       SENTENCE_STATS_MIN_STD)
 from rag.engines.offline.text import language_of
-from rag.sentences import ChunkSentences, Unit, embed_units, split_units, store_for
+from rag.sentences import (ChunkSentences, LanguageStats, Unit, cached_matrix, embed_units, language_floor,
+                           split_units, store_for)
 from rag.types import Retrieved
 
 _MEMORY_LIMIT = 4000
-_ANCHORS: dict[str, dict[str, np.ndarray]] = {}  # embedder name -> language -> anchor vectors
 
 
 def question_intents(question: str) -> set[str]:
     """'cause' / 'procedure' / 'comparison' when the question asks for one (language cues, rules.INTENT_CUES)."""
     q = question.lower()
-    return {name for name, cue in INTENT_CUES.items() if re.search(cue, q)}
+    intents = {name for name, cue in INTENT_CUES.items() if re.search(cue, q)}
+    if PROCEDURE_QUESTION.search(q):
+        intents.add("procedure")
+    return intents
 
 
 def heading_matches(heading: str, intents: set[str]) -> bool:
@@ -41,8 +45,8 @@ class SentenceEvidence:
 
     units: list[Unit]
     sims: np.ndarray  # cosine question ↔ unit
-    margins: np.ndarray  # cosine minus the question's floor in the unit's language
-    scores: np.ndarray  # margins rescaled to 0..1 (rules.SEMANTIC_MARGIN_RANGE)
+    margins: np.ndarray  # language-centred z-score of the cosine (rag.sentences.LanguageStats)
+    scores: np.ndarray  # z-scores rescaled to 0..1 (rules.SEMANTIC_Z_RANGE)
 
     @property
     def best(self) -> int:
@@ -155,32 +159,42 @@ class Semantics:
 
     def _language_floor(self, question: str) -> dict[str, float]:
         """The question's mean cosine with everyday sentences of each language (rules.LANGUAGE_ANCHORS)."""
-        name = self._embedder_name()
-        if name not in _ANCHORS:
-            langs = list(LANGUAGE_ANCHORS)
-            flat = [t for lang in langs for t in LANGUAGE_ANCHORS[lang]]
-            vectors = embed_units(self.embedder, [[Unit("", t) for t in flat]])[0]
-            out, start = {}, 0
-            for lang in langs:
-                n = len(LANGUAGE_ANCHORS[lang])
-                out[lang] = vectors[start : start + n]
-                start += n
-            _ANCHORS[name] = out
-        q = self.question_vector(question)
-        return {lang: float((v @ q).mean()) if v.shape[1] == q.shape[0] else 0.0
-                for lang, v in _ANCHORS[name].items()}
+        return language_floor(self.embedder, self.question_vector(question), LANGUAGE_ANCHORS)
+
+    def language_stats(self, question: str) -> LanguageStats:
+        """Mean and spread of the question's cosine with the knowledge base's sentences of each language — the same
+        centring as the sentence channel of retrieval (rag.tools.vector), from the matrix it loaded for the current
+        revision. Without one (no retrieval in this process yet): the everyday-sentence floor plus the offset and
+        spread measured on sample_docs (rules.SENTENCE_FALLBACK_*)."""
+        if not hasattr(self, "_stats_cache"):
+            self._stats_cache: dict[tuple[str, int], LanguageStats] = {}
+        matrix = cached_matrix(self.settings.data_dir, self._embedder_name())
+        key = (question, id(matrix) if matrix is not None else 0)
+        if key not in self._stats_cache:
+            if len(self._stats_cache) > _MEMORY_LIMIT:
+                self._stats_cache.clear()
+            floor = self._language_floor(question)
+            q = self.question_vector(question)
+            if matrix is not None and len(matrix) and matrix.vectors.shape[1] == q.shape[0]:
+                stats = matrix.stats(matrix.vectors @ q, SENTENCE_STATS_MIN_COUNT, SENTENCE_STATS_MIN_STD, floor,
+                                     SENTENCE_FALLBACK_OFFSET, SENTENCE_FALLBACK_STD)
+            else:
+                stats = LanguageStats({k: v + SENTENCE_FALLBACK_OFFSET for k, v in floor.items()},
+                                      {k: SENTENCE_FALLBACK_STD for k in floor}, {})
+            self._stats_cache[key] = stats
+        return self._stats_cache[key]
 
     def sentence_evidence(self, question: str, docs: Sequence[Retrieved]) -> list[SentenceEvidence]:
-        """Every document's units with their cosine, language-corrected margin and 0..1 semantic score."""
+        """Every document's units with their cosine, language-centred z-score (``margins``) and 0..1 semantic
+        score (the z-score rescaled from rules.SEMANTIC_Z_RANGE)."""
         if not docs:
             return []
-        floor = self._language_floor(question)
-        lo, hi = SEMANTIC_MARGIN_RANGE
+        stats = self.language_stats(question)
+        lo, hi = SEMANTIC_Z_RANGE
         out: list[SentenceEvidence] = []
         for cs, sims in zip(self.units_of(docs), self.unit_similarities(question, docs)):
-            base = np.asarray([floor.get(language_of(u.text), floor.get("en", 0.0)) for u in cs.units],
-                              dtype=np.float32)
-            margins = (sims - base) if len(base) else np.zeros(0, np.float32)
+            langs = [language_of(u.text) for u in cs.units]
+            margins = stats.centre(sims, langs) if len(langs) else np.zeros(0, np.float32)
             scores = np.clip((margins - lo) / (hi - lo), 0.0, 1.0)
             out.append(SentenceEvidence(cs.units, sims, margins, scores))
         return out
