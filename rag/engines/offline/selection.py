@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from rag.engines.offline.coverage import Coverage, _name_like, checkable_terms, coverage_of
-from rag.engines.offline.rules import (INTENT_HEADING_BONUS, SECOND_SOURCE_SHARE, SECTION_BONUS_MIN_SEMANTIC,
+from rag.engines.offline.rules import (INTENT_HEADING_BONUS, PROCEDURE_LIST_SHARE, PROCEDURE_MAX_STEPS,
+                                       SECOND_SOURCE_SHARE, SECTION_BONUS_MIN_SEMANTIC,
                                        SEMANTIC_RANK_WEIGHT, SENTENCE_MIN_RANK, VALUE_BONUS,
                                        VALUE_BONUS_MIN_SEMANTIC)
 from rag.engines.offline.semantics import heading_matches, question_intents
@@ -28,6 +29,15 @@ class Candidate:
     semantic: float  # 0..1 semantic match of this sentence
     heading: str  # the section the sentence sits under
     scoped: bool  # under a heading of the kind the question asks (cause / procedure / comparison)
+    listed: bool = False  # a list item (a numbered or bulleted line) of its document
+
+
+_LIST_LINE = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.+?)\s*$", re.M)
+
+
+def _list_items(text: str) -> set[str]:
+    """The texts of the list items of a document (markers removed, spaces collapsed)."""
+    return {" ".join(m.group(1).split()) for m in _LIST_LINE.finditer(text)}
 
 
 def _score_over(cov: Coverage, terms: Sequence[str]) -> float:
@@ -72,6 +82,7 @@ class EvidenceSelector:
         ranked: list[Candidate] = []
         for pos, (doc, ev) in enumerate(zip(docs, evidence)):
             doc_cov = coverage_of(terms, doc.text)
+            items = _list_items(doc.text)
             check, share = checkable_terms(terms, question, doc.text, doc_cov)
             for j, unit in enumerate(ev.units):
                 if not _quotable(unit.text):
@@ -88,11 +99,28 @@ class EvidenceSelector:
                 scoped = bool(intents) and heading_matches(unit.section, intents)
                 if scoped and (lex > 0 or sem > SECTION_BONUS_MIN_SEMANTIC):
                     rank += INTENT_HEADING_BONUS
-                ranked.append(Candidate(rank - 0.01 * pos, pos, j, unit.text, cov, sem, unit.section, scoped))
+                ranked.append(Candidate(rank - 0.01 * pos, pos, j, unit.text, cov, sem, unit.section, scoped,
+                                        " ".join(unit.text.split()) in items))
         # Equal rank in one document: the shorter sentence states the fact more directly
         # ("연차 휴가는 입사 1년 후 15일이다" over a long sentence about the first year's exception).
         ranked.sort(key=lambda c: (-round(c.rank, 6), c.pos, len(c.text)))
         return ranked
+
+    @staticmethod
+    def _procedure_steps(ranked: list[Candidate]) -> list[Candidate]:
+        """A procedure question: the list (2+ items under one heading of one document) whose best item ranks
+        highest, quoted whole in document order — the steps, not the one step that matches best."""
+        groups: dict[tuple[int, str], list[Candidate]] = {}
+        for c in ranked:
+            if c.listed:
+                groups.setdefault((c.pos, c.heading), []).append(c)
+        lists = [g for g in groups.values() if len(g) >= 2]
+        if not lists:
+            return []
+        best = max(lists, key=lambda g: g[0].rank)  # ranked is sorted: g[0] is the group's best item
+        if best[0].rank < PROCEDURE_LIST_SHARE * ranked[0].rank:
+            return []
+        return sorted(best, key=lambda c: c.index)[:PROCEDURE_MAX_STEPS]
 
     def _select(self, question: str, terms: Sequence[str], docs: Sequence[Retrieved],
                 wants_value: bool = False) -> list[Candidate]:
@@ -109,6 +137,10 @@ class EvidenceSelector:
             compared = self._one_sentence_per_name(question, terms, ranked)
             if len(compared) >= 2:
                 return compared
+        if "procedure" in question_intents(question):
+            steps = self._procedure_steps(ranked)
+            if steps:
+                return steps
         section = [c for c in ranked if c.pos == top.pos and c.scoped]
         if section:
             first = section[0]
