@@ -25,6 +25,20 @@ from rag.types import Retrieved
 _MEMORY_LIMIT = 4000
 
 
+_CJK = re.compile(r"[\uac00-\ud7a3\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def is_statement(text: str) -> bool:
+    """A sentence that can state a fact: not a question, and long enough — 12+ characters with a space, or 6+ for
+    Chinese / Korean (the length rule of answer selection)."""
+    clean = text.strip()
+    if not clean or clean.endswith(("?", "？")):
+        return False
+    if _CJK.search(clean):
+        return len(clean) >= 6
+    return len(clean) >= 12 and " " in clean
+
+
 def question_intents(question: str) -> set[str]:
     """'cause' / 'procedure' / 'comparison' when the question asks for one (language cues, rules.INTENT_CUES)."""
     q = question.lower()
@@ -196,5 +210,9 @@ class Semantics:
             langs = [language_of(u.text) for u in cs.units]
             margins = stats.centre(sims, langs) if len(langs) else np.zeros(0, np.float32)
             scores = np.clip((margins - lo) / (hi - lo), 0.0, 1.0)
+            # only a statement is evidence: a fragment ("BM25", "문의") or a question (an FAQ's "재택근무를 할 수
+            # 있나요?") sits close to any question in meaning and states nothing
+            if len(scores):
+                scores = scores * np.asarray([is_statement(u.text) for u in cs.units], dtype=np.float32)
             out.append(SentenceEvidence(cs.units, sims, margins, scores))
         return out
