@@ -26,6 +26,12 @@ not capture is the recall of a corpus of 100k genuinely different documents. Chu
 base's Chroma collection (no graph extraction) and are committed in the registry (25 chunks per document), which is
 all the vector tool reads.
 
+The sentence channel (issue 8): every synthetic chunk also gets sentence rows (the pool item's sentence units,
+embedded for real once, plus the same kind of noise) in the sentence store, as ingest writes them. Reported per size:
+``sentences`` (rows in the matrix), ``matrix_load_s`` (the first question after the revision moved: the matrix is
+read from SQLite again) and ``sentence_channel_p50_ms`` / ``_p95_ms`` (question × every sentence, language centring,
+best sentence per chunk) — also inside ``p50_ms`` of the whole tool.
+
 Output: bench/results/retrieval.json and a plot (default docs/img/bench-retrieval.png).
 """
 from __future__ import annotations
@@ -47,6 +53,7 @@ sys.path.insert(0, str(REPO))
 
 from rag.config import Settings  # noqa: E402
 from rag.kb import KnowledgeBase  # noqa: E402
+from rag.sentences import embed_units, matrix_for, split_units, store_for  # noqa: E402
 from rag.textutil import tokenize  # noqa: E402
 from rag.tools.vector import _Bm25Index, top_positive  # noqa: E402
 from rag.types import Chunk  # noqa: E402
@@ -200,6 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     pool_vecs = np.array(embedder.embed_documents(pool_texts), dtype=np.float32)
     embed_s = time.perf_counter() - t0
     print(f"embedded {args.pool} pool chunks for real: {args.pool / embed_s:.1f} chunks/s", flush=True)
+    pool_units = [split_units(t)[0] for t in pool_texts]
+    pool_unit_vecs = embed_units(embedder, pool_units)  # sentence vectors, for real, once per pool item
+    sentence_store = store_for(settings.data_dir)
 
     qs = queries(rng, args.queries)
     tool = kb.tools()["vector"]
@@ -219,6 +229,13 @@ def main(argv: list[str] | None = None) -> int:
             vecs = pool_vecs[[i % args.pool for i in ids]] + nrng.normal(0, args.noise, (n, pool_vecs.shape[1]))
             vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
             kb.vectors.add_chunks(chunks, vecs.tolist())
+            rows = []
+            for i, c in zip(ids, chunks):
+                uv = pool_unit_vecs[i % args.pool]
+                uv = uv + nrng.normal(0, args.noise, uv.shape).astype(np.float32)
+                uv /= np.linalg.norm(uv, axis=1, keepdims=True)
+                rows.append((c.chunk_id, c.doc_id, c.text, pool_units[i % args.pool], uv))
+            sentence_store.write(rows, embedder.name)
             commit_documents(kb, chunks)
             inserted += n
         insert_s = time.perf_counter() - t0
@@ -250,7 +267,12 @@ def main(argv: list[str] | None = None) -> int:
             cold_s = time.perf_counter() - t0
         del fresh
         former_index = former
-        total, embed, dense, sparse, sparse_former = [], [], [], [], []
+        t0 = time.perf_counter()
+        matrix = matrix_for(settings.data_dir, embedder.name, -1, kb.committed_chunks())  # a reload, as after a move
+        matrix_load_s = time.perf_counter() - t0
+        matrix_for(settings.data_dir, embedder.name, kb.revision(), kb.committed_chunks())
+        index = tool._bm25()
+        total, embed, dense, sparse, sparse_former, sent = [], [], [], [], [], []
         for q in qs:
             t0 = time.perf_counter()
             tool.run(q, args.top_k)
@@ -261,6 +283,9 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             kb.vectors.dense_query(qv, max(20, args.top_k * 5))
             dense.append((time.perf_counter() - t0) * 1000)
+            t0 = time.perf_counter()
+            tool._sentence_channel(qv, kb.committed_chunks(), index, max(20, args.top_k * 5))
+            sent.append((time.perf_counter() - t0) * 1000)
             t0 = time.perf_counter()
             now = bm25.search(q, max(20, args.top_k * 5))
             sparse.append((time.perf_counter() - t0) * 1000)
@@ -277,6 +302,9 @@ def main(argv: list[str] | None = None) -> int:
                "embed_query_p50_ms": round(pct(embed, 50), 1), "dense_p50_ms": round(pct(dense, 50), 1),
                "dense_p95_ms": round(pct(dense, 95), 1), "bm25_p50_ms": round(pct(sparse, 50), 1),
                "bm25_p95_ms": round(pct(sparse, 95), 1), "mean_ms": round(statistics.fmean(total), 1),
+               "sentences": len(matrix), "matrix_load_s": round(matrix_load_s, 3),
+               "sentence_channel_p50_ms": round(pct(sent, 50), 1),
+               "sentence_channel_p95_ms": round(pct(sent, 95), 1),
                "first_after_ingest_s": round(first_after_s, 3),
                "first_after_ingest_update": tool.last_update,
                "former_rebuild_bm25s_s": round(former_rebuild_bm25s_s, 2),
