@@ -604,8 +604,18 @@ class KnowledgeBase:
 
     def _ingest_table(self, source: str, data: bytes, result: IngestResult, started: float) -> IngestResult:
         """A table file is checked whole and loaded into the table store, or refused with the reason (nothing
-        written); its tables are named in the note."""
-        outcome = self.tables.register(source, data)
+        written); its tables are named in the note. Under the writer lock like any change, and a new revision, so
+        other processes and the answer cache see it."""
+        try:
+            with self._lock, self.writer(what="ingest"):
+                outcome = self.tables.register(source, data)
+                if outcome.status not in ("error", "unchanged"):
+                    self._registry.bump()
+                    self.note_own_write()
+        except RagError as exc:  # e.g. another writer holds the lock: nothing was written
+            result.status, result.error = "error", str(exc)
+            result.duration_ms = (time.perf_counter() - started) * 1000.0
+            return result
         result.status, result.error = outcome.status, outcome.error
         named = ", ".join(f"{t.name} ({t.n_rows} rows)" for t in outcome.tables)
         result.note = "; ".join(x for x in (f"table {named}" if named else "", outcome.note or "") if x) or None
@@ -628,6 +638,15 @@ class KnowledgeBase:
 
         with self._lock:
             return ingest.delete_document(self, doc_id)
+
+    def delete_table(self, name: str) -> bool:
+        """Drop one table of the table store (under the writer lock, with a new revision). False when unknown."""
+        with self._lock, self.writer(what="delete"):
+            dropped = self.tables.delete(name)
+            if dropped:
+                self._registry.bump()
+                self.note_own_write()
+        return dropped
 
     def reset(self) -> None:
         """Remove every document, vector (of every embedding model) and graph fact of this knowledge base — on a

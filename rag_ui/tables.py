@@ -42,6 +42,6 @@ def schema_view(kb: Any) -> None:
     right.caption(f"Preview · 미리 보기 (first {len(rows)} of {info.n_rows} rows)")
     right.dataframe(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="table_preview")
     if st.button(f"Delete table {name}", key="delete_table"):
-        kb.tables.delete(name)
+        kb.delete_table(name)
         st.toast(f"Deleted table {name}")
         st.rerun()

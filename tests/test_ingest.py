@@ -168,7 +168,8 @@ def test_reset_empties_everything(kb):
     ("binary.txt", b"\x00\x01\x02\x03binary" * 20, "binary"),
     ("corrupt.pdf", b"%PDF-1.7\nthis is not a real pdf body", "damaged PDF"),
     ("renamed.docx", make_pdf(["Helix Labs is headquartered in Busan."]), "looks like a PDF"),
-    ("table.xlsx", b"a,b\n1,2\n", "unsupported"),
+    ("table.xlsx", b"a,b\n1,2\n", "could not be read as an excel workbook"),  # a table file now (issue 12)
+    ("setup.exe", b"MZ\x90\x00" * 20, "unsupported"),
 ])
 def test_bad_file_is_an_error_result_and_writes_nothing(kb, name, data, words):
     result = kb.ingest_bytes(name, data)

@@ -112,11 +112,18 @@ def test_knowledge_base_ingest_dispatches_table_files(tmp_path):
 
     kb = KnowledgeBase(Settings.from_env(data_dir_override=tmp_path / "kb"))
     try:
+        before = kb.revision()
         result = kb.ingest_bytes("incidents_by_month.csv", (TABLES / "incidents_by_month.csv").read_bytes())
         assert result.status == "added" and "incidents_by_month (36 rows)" in result.note
+        assert kb.revision() > before  # a table is a change: other processes and the answer cache see it
+        after_add = kb.revision()
         bad = kb.ingest_bytes("ragged.csv", b"a,b\n1\n")
         assert bad.status == "error" and "ragged" in bad.error
+        assert kb.revision() == after_add  # a refused table changes nothing
         assert [t.name for t in kb.tables.list()] == ["incidents_by_month"]
+        kb.ingest_bytes("budget_by_product.csv", (TABLES / "budget_by_product.csv").read_bytes())
+        assert kb.delete_table("budget_by_product") is True and kb.revision() > after_add
+        assert kb.delete_table("budget_by_product") is False
         kb.reset()
         assert kb.tables.list() == []
     finally:
