@@ -53,8 +53,9 @@ def test_hybrid_search_finds_the_right_chunk_in_each_language(kb, query, source)
     # fused scores, best first, with both rankings' evidence kept for the grader
     assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)
     assert top.metadata["dense_rank"] is not None and top.metadata["bm25_rank"] is not None
-    assert top.score == pytest.approx(1 / (60 + top.metadata["dense_rank"]) + 1 / (60 + top.metadata["bm25_rank"]),
-                                      abs=1e-6)
+    # RRF over the three rankings: dense, BM25 and the sentence channel (issue 8), each where it found the chunk
+    ranks = [top.metadata[k] for k in ("dense_rank", "bm25_rank", "sentence_rank") if top.metadata[k] is not None]
+    assert top.score == pytest.approx(sum(1 / (60 + r) for r in ranks), abs=1e-6)
     for r in results:
         assert 0.0 < r.metadata["dense_similarity"] <= 1.0
         assert r.metadata["bm25_score"] >= 0.0
