@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rag.engines.offline.coverage import Coverage, _fact_coverage, checkable_terms, coverage_of, question_terms
 from rag.engines.offline.relations import asked_relations, graph_path
-from rag.engines.offline.rules import GRAPH_QUALITY_FLOOR
+from rag.engines.offline.rules import GRAPH_QUALITY_FLOOR, SEMANTIC_FILL
 from rag.engines.offline.text import _doc_text_for_grading, _is_number, _label_of, _quote
 from rag.types import Grade, Quality, Retrieved
 
@@ -47,6 +47,9 @@ class ContextEvaluator:
         union = sum(weights[t] * credit[t] for t in terms) / total if total else (1.0 if best > 0 else 0.0)
         content = [t for t in terms if not _is_number(t)]
         lexical_share = (sum(1 for t in content if t in checkable) / len(content)) if content else 1.0
+        if lexical_share >= 1.0 and sem_best > 0:
+            # the same wording rule as grading: meaning fills SEMANTIC_FILL of what the key terms miss
+            union = union + (1 - union) * SEMANTIC_FILL * sem_best
         if lexical_share < 1.0:
             # key terms no supporting document could contain as written (another language) are judged by meaning:
             # the lexical union over the checkable terms, blended with the best semantic sentence match
