@@ -183,6 +183,7 @@ def _zh_content_runs(run: str) -> list[str]:
 # "每小时最多能处理多少个订单行" gives 小时 / 最多 / 处理 / 订单行 rather than bigrams across word edges
 # (人每, 多能, 个订) that no sentence contains. Only key terms use this; BM25 tokens are unchanged.
 _ZH_FUNCTION_CHARS = frozenset("的了吗呢吧啊每个能可会很将已还又再才只被把其及与或并而但就也都是在对于从给让")
+_ZH_PARTICLES = frozenset("的了吗呢吧啊每个")  # never inside a content word
 
 
 def _zh_key_runs(run: str) -> list[str]:
@@ -191,7 +192,13 @@ def _zh_key_runs(run: str) -> list[str]:
     out: list[str] = []
     for piece in _zh_content_runs(run):
         current = ""
-        for ch in piece:
+        for i, ch in enumerate(piece):
+            nxt = piece[i + 1] if i + 1 < len(piece) else ""
+            if (ch in _ZH_FUNCTION_CHARS and len(current) == 1 and ch not in _ZH_PARTICLES and nxt
+                    and nxt not in _ZH_FUNCTION_CHARS):
+                # a function character between two content characters is inside a word: 许可证 (licence), not 许 / 证
+                current += ch
+                continue
             if ch in _ZH_FUNCTION_CHARS:
                 if len(current) >= 2:
                     out.append(current)
