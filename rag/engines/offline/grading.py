@@ -1,9 +1,13 @@
 """grade: CRAG labels (correct / ambiguous / incorrect) for one retrieved document or graph fact."""
 from __future__ import annotations
 
+import numpy as np
+
 from rag.engines.offline.coverage import Coverage, _fact_coverage, checkable_terms, coverage_of, question_terms
-from rag.engines.offline.rules import (BELOW_CORRECT, GRAPH_FACT_WEIGHTS, INCORRECT_SCORE_CAP,
+from rag.engines.offline.rules import (BELOW_CORRECT, GRAPH_FACT_WEIGHTS, INCORRECT_SCORE_CAP, VALUE_EVIDENCE_TOP,
+                                       WANTS_NUMBER,
                                        MISSING_NUMBER_AMBIGUOUS_SHARE, SEMANTIC_FILL, SEMANTIC_STRONG)
+from rag.engines.offline.semantics import states_number
 from rag.engines.offline.temporal import freshness_requirement
 from rag.engines.offline.relations import asked_relations
 from rag.engines.offline.text import _contains_phrase, _doc_text_for_grading, _norm, _quote, _specific
@@ -82,6 +86,14 @@ class Grader:
                    else f"coverage {cov_eff:.2f} < {r.correct_coverage}")
         else:
             label, why = "incorrect", f"score {score:.2f} < {r.ambiguous_score}"
+        if label == "correct" and share < 1.0 and WANTS_NUMBER.search(_norm(question)):
+            # judged (partly) by meaning and asked for a value: a sentence that matches it must state one
+            # ("how much is the licence" is not answered by "licensed per deployment")
+            top = [j for j in np.argsort(-ev.scores)[:VALUE_EVIDENCE_TOP] if ev.scores[j] > 0]
+            if not any(states_number(ev.units[j].text) for j in top):
+                label, why = "ambiguous", (f"asks for a value and none of its {len(top)} best-matching sentences "
+                                           "states one")
+                score = min(score, r.correct_score - BELOW_CORRECT)
         return Grade(label=label, score=round(score, 3), reason=f"{basis} → {label}: {why}")
 
     def _grade_fact(self, question: str, doc: Retrieved, terms: list[str], focus: set[str], cov: Coverage) -> Grade:

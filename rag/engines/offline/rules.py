@@ -268,3 +268,8 @@ PROCEDURE_QUESTION = re.compile(
 # least this share of the best sentence overall
 PROCEDURE_MAX_STEPS = 8
 PROCEDURE_LIST_SHARE = 0.6
+# a question asking for a value (WANTS_NUMBER) judged partly by meaning (key terms of another language): a document is
+# "correct" only when one of its this-many best-matching sentences states a number (chosen: the answer selection
+# quotes up to OfflineRules.max_evidence = 3 sentences; checked on sample_docs questions, unchanged, and on
+# translations of the sample traps written for tests)
+VALUE_EVIDENCE_TOP = 3

@@ -39,6 +39,16 @@ def is_statement(text: str) -> bool:
     return len(clean) >= 12 and " " in clean
 
 
+# a number stated as a value ("15일", "0.75", "450 个", "k=60"), not a digit inside a name ("BM25", "X2"); Chinese
+# numerals before a counter ("三天", "十点") count too (language, not tuned)
+STATED_NUMBER = re.compile(r"(?<![A-Za-z0-9.\-])\d+(?:[.,]\d+)?(?![A-Za-z0-9\-])|[一二三四五六七八九十两百千万半]+"
+                           r"[个天年月日次小分周元人本件项点岁倍号层名台公米克折成]")
+
+
+def states_number(text: str) -> bool:
+    return bool(STATED_NUMBER.search(text))
+
+
 def question_intents(question: str) -> set[str]:
     """'cause' / 'procedure' / 'comparison' when the question asks for one (language cues, rules.INTENT_CUES)."""
     q = question.lower()
