@@ -8,6 +8,7 @@ from rag.engines.offline.arithmetic import extract_expression, list_aggregate
 from rag.engines.offline.rules import (ARITHMETIC_PATTERNS, CHAIN_PATTERN, CODE_PATTERNS, HOW_CONNECTED,
                                        RELATION_MARKERS, RELATIVE_HOP_PATTERN, TRANSLATION_MARKERS,
                                        VALUE_QUESTION)
+from rag.engines.offline.semantics import question_intents
 from rag.engines.offline.temporal import temporal_markers, years_in
 from rag.engines.offline.text import _contains_phrase, _norm, _quote, _specific
 from rag.types import Decision
@@ -79,6 +80,14 @@ class Router:
             relation.append(CHAIN_PATTERN.search(question).group(0).strip())
         if HOW_CONNECTED.search(q):
             relation.append(HOW_CONNECTED.search(q).group(0))
+        if relation and not hop and not CHAIN_PATTERN.search(question) and "procedure" in question_intents(question):
+            # "how do I …", "어떻게 신청하나요", "怎么申请": the steps are written in a document, whatever relation word
+            # ("담당", "how is") the question also holds
+            checked.append("procedure")
+            return Decision("vector", f"asks how to do something (a procedure); relation word '{relation[0]}' "
+                            "does not make it a graph question → vector (the steps are in a document)",
+                            signals={"rule": "procedure", "matched": relation, "entities": entities,
+                                     "checked": checked})
         if relation:
             why = f"relation pattern '{relation[0]}'"
             if entities:
