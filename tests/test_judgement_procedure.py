@@ -64,3 +64,50 @@ def test_procedure_question_quotes_every_step_in_order(kb, question, steps):
 ])
 def test_procedure_questions_are_recognised_by_their_shape(question, procedure):
     assert ("procedure" in question_intents(question)) is procedure
+
+
+# ---- comparisons: one sentence per compared side, matched by meaning when the sides are not names as written ----
+COMPARE_TEXTS = {
+    "plans_ko.md": ("# 요금제 안내\n\n## 베이직 요금제\n\n베이직 요금제는 월 9,900원이며 데이터 5GB를 제공한다.\n"
+                    "통화는 100분까지 무료이다.\n\n## 프리미엄 요금제\n\n프리미엄 요금제는 월 29,900원이며 데이터를 무제한으로 "
+                    "쓸 수 있다.\n해외 로밍이 한 달에 3일 무료이다.\n"),
+    "passes_en.md": ("# Rail passes\n\nThe Flex pass lets you travel on any 5 days within one month and costs 180 euros.\n"
+                     "The Continuous pass covers every day for 15 days in a row and costs 240 euros.\n"
+                     "Both passes include seat reservations on regional trains.\n"),
+    "tea_zh.md": "# 茶叶介绍\n\n绿茶不经过发酵，口感清爽，适合用 80 度的水冲泡。\n红茶是全发酵茶，口感醇厚，适合用 95 度以上的水冲泡。\n",
+}
+
+
+@pytest.fixture(scope="module")
+def compare_kb(tmp_path_factory):
+    from tests.support.kb import build_kb
+
+    kb = build_kb(tmp_path_factory.mktemp("judgement-compare"), COMPARE_TEXTS)
+    yield kb
+    kb.close()
+
+
+@pytest.mark.parametrize("question, sides", [
+    ("베이직 요금제와 프리미엄 요금제는 어떻게 다른가요?", ["9,900원", "29,900원"]),
+    ("Flex pass와 Continuous pass의 차이는?", ["180 euros", "240 euros"]),
+    ("绿茶和红茶有什么区别？", ["80 度", "95 度"]),
+])
+def test_comparison_quotes_one_sentence_per_side(compare_kb, question, sides):
+    engine = OfflineEngine(compare_kb.settings, clock=lambda: date(2026, 12, 1))
+    run = run_question(question, compare_kb, engine, compare_kb.settings)
+    assert run.error is None, run.error
+    assert not run.abstained and not run.partial, run.answer
+    assert all(s in run.answer for s in sides), run.answer
+
+
+@pytest.mark.parametrize("question, sides", [
+    ("베이직 요금제와 프리미엄 요금제는 어떻게 다른가요?", ["베이직 요금제", "프리미엄 요금제"]),
+    ("What is the difference between the basic plan and the premium plan?", ["basic plan", "premium plan"]),
+    ("绿茶和红茶有什么区别？", ["绿茶", "红茶"]),
+    ("How do green tea and black tea differ?", ["green tea", "black tea"]),
+    ("What is the basic plan?", []),
+])
+def test_compared_sides(question, sides):
+    from rag.engines.offline.semantics import compared_sides
+
+    assert compared_sides(question) == sides

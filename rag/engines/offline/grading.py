@@ -54,6 +54,10 @@ class Grader:
         sim_n = min(1.0, max(0.0, (sim - lo) / (hi - lo)))
         ev = self.sentence_evidence(question, [doc])[0]
         sem = ev.best_score
+        sides = self.side_scores(question, [doc])[0]
+        if sides and all(len(x) for x in sides):
+            # a comparison: the document answers it when it speaks to each side (its weaker side counts)
+            sem = max(sem, min(float(x.max()) for x in sides))
         # lexical evidence counts only for the key terms this text could contain as written (a Korean word is no
         # evidence for or against an English sentence); the rest of the judgement is the semantic signal
         check, share = checkable_terms(terms, question, text, cov)

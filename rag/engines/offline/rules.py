@@ -273,3 +273,10 @@ PROCEDURE_LIST_SHARE = 0.6
 # quotes up to OfflineRules.max_evidence = 3 sentences; checked on sample_docs questions, unchanged, and on
 # translations of the sample traps written for tests)
 VALUE_EVIDENCE_TOP = 3
+
+# language: what joins the two things a comparison question compares ("A와 B", "A and B", "A和B", "A vs B"); each side
+# is then matched by meaning on its own, so the answer quotes one sentence per side in any language
+COMPARED_JOIN = re.compile(r"(?<=[가-힣A-Za-z0-9])(?:와|과|하고|이랑|랑)\s+|\s+(?:and|vs\.?|versus|or)\s+|(?:和|与|跟|同|还是)")
+# a comparison side is matched when its best sentence's semantic score reaches this (chosen: SEMANTIC_STRONG's scale,
+# checked on the comparison documents written for tests/test_judgement_procedure.py)
+COMPARED_SIDE_MIN = 0.5

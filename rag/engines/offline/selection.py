@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from rag.engines.offline.coverage import Coverage, _name_like, checkable_terms, coverage_of
-from rag.engines.offline.rules import (INTENT_HEADING_BONUS, PROCEDURE_LIST_SHARE, PROCEDURE_MAX_STEPS,
+from rag.engines.offline.rules import (COMPARED_SIDE_MIN, INTENT_HEADING_BONUS, PROCEDURE_LIST_SHARE, PROCEDURE_MAX_STEPS,
                                        SECOND_SOURCE_SHARE, SECTION_BONUS_MIN_SEMANTIC,
                                        SEMANTIC_RANK_WEIGHT, SENTENCE_MIN_RANK, VALUE_BONUS,
                                        VALUE_BONUS_MIN_SEMANTIC)
@@ -106,6 +106,22 @@ class EvidenceSelector:
         ranked.sort(key=lambda c: (-round(c.rank, 6), c.pos, len(c.text)))
         return ranked
 
+    def _one_sentence_per_side(self, question: str, docs: Sequence[Retrieved],
+                               ranked: list[Candidate]) -> list[Candidate]:
+        """A comparison whose sides are not names found as written (another language, common nouns): for each side
+        (``compared_sides``), the quotable sentence that matches it best by meaning."""
+        per_doc = self.side_scores(question, docs)
+        if not per_doc or not per_doc[0]:
+            return []
+        chosen: list[Candidate] = []
+        for k in range(len(per_doc[0])):
+            best = max((c for c in ranked if c not in chosen), default=None,
+                       key=lambda c: float(per_doc[c.pos][k][c.index]))
+            if best is None or float(per_doc[best.pos][k][best.index]) < COMPARED_SIDE_MIN:
+                return []
+            chosen.append(best)
+        return chosen
+
     @staticmethod
     def _procedure_steps(ranked: list[Candidate]) -> list[Candidate]:
         """A procedure question: the list (2+ items under one heading of one document) whose best item ranks
@@ -135,6 +151,9 @@ class EvidenceSelector:
         # however well another sentence of the document (the summary naming the event) matches the question
         if "comparison" in question_intents(question):
             compared = self._one_sentence_per_name(question, terms, ranked)
+            if len(compared) >= 2:
+                return compared
+            compared = self._one_sentence_per_side(question, docs, ranked)
             if len(compared) >= 2:
                 return compared
         if "procedure" in question_intents(question):

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from rag.engines.offline.rules import (INTENT_CUES, LANGUAGE_ANCHORS, PROCEDURE_QUESTION, SEMANTIC_Z_RANGE, SENTENCE_FALLBACK_OFFSET,
+from rag.engines.offline.rules import (COMPARED_JOIN, COMPARISON_WORDS, INTENT_CUES, LANGUAGE_ANCHORS, PROCEDURE_QUESTION, SEMANTIC_Z_RANGE, SENTENCE_FALLBACK_OFFSET,
                                        SENTENCE_FALLBACK_STD, SENTENCE_SIMILARITY_RANGES, SENTENCE_STATS_MIN_COUNT,
                                        SENTENCE_STATS_MIN_STD)
 from rag.engines.offline.text import language_of
@@ -56,6 +56,36 @@ def question_intents(question: str) -> set[str]:
     if PROCEDURE_QUESTION.search(q):
         intents.add("procedure")
     return intents
+
+
+_CUE_WORDS = re.compile(r"\b(?:what|which|how|is|are|do|does|the|a|an|between|difference|differences|differ|"
+                        r"compare|compared|with|of|in|terms)\b|[?？!.,，]|(?:有什么|有何|是什么|什么)", re.I)
+_KO_TOPIC_END = re.compile(r"^(.+?[가-힣A-Za-z0-9])(?:는|은|의|이|가)$")
+
+
+def compared_sides(question: str) -> list[str]:
+    """The two things a comparison question compares ("베이직 요금제와 프리미엄 요금제는 어떻게 다른가요?" → "베이직 요금제",
+    "프리미엄 요금제 …"), by the word that joins them (rules.COMPARED_JOIN); [] when it is not a comparison."""
+    if "comparison" not in question_intents(question):
+        return []
+    parts = COMPARED_JOIN.split(question, maxsplit=1)
+    if len(parts) != 2:
+        return []
+    sides = []
+    for part in parts:
+        words: list[str] = []
+        for w in _CUE_WORDS.sub(" ", part).split():
+            if w.lower() in COMPARISON_WORDS:
+                continue
+            m = _KO_TOPIC_END.match(w) if re.search(r"[가-힣]$", w) else None
+            if m and words or (m and part is parts[1]):
+                words.append(m.group(1))  # "… 요금제는 어떻게 다른가요": the side ends at its topic particle
+                break
+            words.append(w)
+        side = " ".join(words).strip()
+        if side:
+            sides.append(side)
+    return sides if len(sides) == 2 else []
 
 
 def heading_matches(heading: str, intents: set[str]) -> bool:
@@ -207,6 +237,14 @@ class Semantics:
                                       {k: SENTENCE_FALLBACK_STD for k in floor}, {})
             self._stats_cache[key] = stats
         return self._stats_cache[key]
+
+    def side_scores(self, question: str, docs: Sequence[Retrieved]) -> list[list[np.ndarray]]:
+        """Per document, per compared side (``compared_sides``): the semantic score of every unit for that side."""
+        sides = compared_sides(question)
+        if not sides:
+            return [[] for _ in docs]
+        per_side = [self.sentence_evidence(side, docs) for side in sides]
+        return [[per_side[k][i].scores for k in range(len(sides))] for i in range(len(docs))]
 
     def sentence_evidence(self, question: str, docs: Sequence[Retrieved]) -> list[SentenceEvidence]:
         """Every document's units with their cosine, language-centred z-score (``margins``) and 0..1 semantic
