@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from rag.engines.offline.coverage import checkable_terms, coverage_of, question_terms
+from rag.engines.offline.gapfill import compose_gaps, describe
 from rag.engines.offline.relations import asked_relations, graph_path
 from rag.engines.offline.rules import WANTS_NUMBER
 from rag.engines.offline.selection import Candidate
@@ -188,15 +189,21 @@ class Answerer:
     def _generate_naive(self, question: str, docs: list[Retrieved], lang: str) -> Answer:
         f = FRAMES[lang]
         template = self._template("naive", "no grading: quote the best-matching sentences of the top documents "
-                                  "as the answer (pipeline baseline; it never checks relevance)", question)
+                                  "as the answer (pipeline baseline; it never checks relevance); an asked part "
+                                  "that no sentence states is answered anyway with the closest name or number of "
+                                  "the context (composed, not quoted: see gapfill.py)", question)
         top = list(docs[: self.settings.top_k])
         if not top:
             return Answer(f["no_docs"], [], False, "naive: nothing retrieved", context="", prompt=template)
         terms, _ = question_terms(question)
         text, citations, picked = self._answer_with_citations(question, top, terms, lang, uncertainty=None)
-        return Answer(text, citations, False,
-                      f"naive: answered from the top {len(top)} documents without grading "
-                      f"({len(picked)} sentence(s) quoted)", context=self._context(top), prompt=template)
+        reason = f"naive: answered from the top {len(top)} documents without grading ({len(picked)} sentence(s) quoted)"
+        composed = compose_gaps(question, top, "\n".join(c.text for c in picked), lang)
+        if composed:  # the unchecked generator also answers the asked parts the context never states (F3)
+            head, _, rest = text.partition("\n")
+            text = "\n".join([head + " " + " ".join(c.sentence for c in composed), rest])
+            reason += f"; {describe(composed)}"
+        return Answer(text, citations, False, reason, context=self._context(top), prompt=template)
 
     def _generate_partial(self, question: str, docs: list[Retrieved], grades: list[Grade] | None,
                           lang: str) -> Answer:
