@@ -11,9 +11,6 @@ from rag.lessons import CODES, LESSONS_DIR, load_lessons, parse_lesson, run_less
 from rag.types import RagError
 
 LESSONS = load_lessons()
-# The offline generator only quotes document sentences, so an unsupported sentence (F3) cannot happen offline;
-# the F3 lesson shows the difference with the llm engine. Strict: the day it shows offline, this must be revisited.
-OFFLINE_GAPS = {"F3": "the offline generator only quotes the documents: no unsupported sentence to label"}
 
 
 @pytest.fixture(scope="module")
@@ -31,9 +28,7 @@ def test_one_lesson_per_failure_kind():
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.id for lesson in LESSONS])
-def test_lesson_shows_its_failure_and_the_comparison_avoids_it(lesson, results, request):
-    if lesson.code in OFFLINE_GAPS:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=OFFLINE_GAPS[lesson.code]))
+def test_lesson_shows_its_failure_and_the_comparison_avoids_it(lesson, results):
     result = results[lesson.id]
     assert list(result.runs) == lesson.variants
     assert all(run.error is None for run in result.runs.values())
@@ -67,6 +62,32 @@ def test_a_teacher_copies_and_edits_a_lesson(tmp_path):
         parse_lesson(broken)
     with pytest.raises(RagError, match="missing question"):
         parse_lesson({k: v for k, v in data.items() if k != "question"})
+
+
+def test_f3_naive_composes_what_the_context_never_states_and_self_rags_check_would_catch_it(results, base):
+    from rag.engines.offline import OfflineEngine
+    from rag.lessons import lesson_settings
+    from rag.types import Retrieved
+
+    result = results["f3-unsupported-sentences"]
+    naive, self_rag = result.runs["naive"], result.runs["self_rag"]
+    composed = 'The answer to "which city does she work in" is Hanbit Labs.'
+    generate = next(s for s in naive.steps if s.node == "generate")
+    # recorded as composed (not quoted) in the trace, in the conclusion without a citation, never as evidence
+    assert "composed, not quoted" in generate.reason and "Hanbit Labs" in generate.reason
+    conclusion, evidence = naive.answer.splitlines()[0], naive.answer.split("Evidence:")[1]
+    assert conclusion.endswith(composed) and composed not in evidence
+    assert "Hanbit Labs" in naive.generator_context and "city" not in naive.generator_context  # a name, not a fact
+    assert "which city" in result.label("naive").reason and result.label("naive").level == "observed"
+    # Self-RAG quotes only and says what is not confirmed; its check passed every sentence of its own answer
+    assert "Hanbit Labs" not in self_rag.answer and "'city'" in self_rag.answer
+    check = [s for s in self_rag.steps if s.node == "check_hallucination"][-1]
+    assert check.decision == "supported" and check.output["unsupported"] == []
+    # the same check on naive's answer and context flags exactly the composed sentence
+    engine = OfflineEngine(lesson_settings(result.lesson, base))
+    docs = [Retrieved(id=d.id, text=d.text, source=d.source, score=d.score, tool=d.tool) for d in naive.documents]
+    verdict = engine.grade_hallucination(naive.question, naive.answer, docs)
+    assert verdict.label == "not_supported" and verdict.details["unsupported"] == [composed], verdict.details
 
 
 def test_the_aggregate_trap_of_seed_002_goes_to_sql_in_the_comparison(results):
