@@ -1,4 +1,6 @@
-"""generate: extractive answers — sentences copied from the documents, numbered citations, never invented text."""
+"""generate: extractive answers — sentences copied from the documents, numbered citations, never invented text;
+the one exception is the naive mode's composed sentence for an asked part its context never states (gapfill.py),
+appended without a citation and named in the answer's reason."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -15,7 +17,8 @@ from rag.types import Answer, Citation, Grade, Retrieved
 
 
 class Answerer:
-    """generate: extractive answers — sentences copied from the documents, numbered citations, never invented text.
+    """generate: extractive answers — sentences copied from the documents, numbered citations (naive mode: see
+    gapfill.py for the one composed sentence it may add).
 
     Part of ``OfflineEngine``."""
 
