@@ -16,8 +16,8 @@ F3 (hallucination) goes out as it is. Offline the naive generator does the same,
   holds a key term of theirs) mentions that part's own key terms in any form ("works" counts for "work") — the
   context is silent on what it asks; when such a sentence is in another language than the part, absence of its
   words is no evidence, and nothing is composed;
-- the *filler* comes from the sentence closest to that part (most of its key terms, then most of the question's,
-  then document order, then the rest in the same order): for a part asking a value (``WANTS_NUMBER``) the first
+- the *filler* comes from the closest sentence that has one (sentences ranked by their coverage of that part's
+  key terms, then of the question's, then document order): for a part asking a value (``WANTS_NUMBER``) the first
   number the question does not hold, otherwise the first entity name (``rag.extract.find_mentions``) that is
   neither in the question nor in the quoted evidence (that one already answers another part). No filler: nothing
   is composed — the engine never makes up a name or a number that is not in the context.
@@ -27,7 +27,8 @@ conclusion with no citation (no document says it), never to the evidence list, a
 as *composed, not quoted*, with the part it fills and the sentence the filler came from. The F3 rule of
 ``rag.failures`` then sees a sentence whose key terms the context lacks; self_rag's ``check_hallucination`` applies
 the same coverage test to its own answers. Single-part questions, off-topic contexts (nothing stated: F4 / F7
-ground) and every other generation mode are unchanged.
+ground) and every other generation mode are unchanged. adaptive's one-shot path also generates in the naive mode,
+but ``classify_complexity`` sends a question with two asked parts to its checked loop, so it never composes there.
 """
 from __future__ import annotations
 
