@@ -7,7 +7,9 @@ it shows the path and the answer (handout.png). Screenshots go to test-artifacts
 """
 from __future__ import annotations
 
+import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +23,13 @@ from tests.ui.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, REPO, app_
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SCREENSHOTS = REPO / "docs" / "screenshots"
+
+
+def keep_screenshot(path: Path) -> None:
+    """Refresh docs/screenshots/ only when asked (RAG_UPDATE_SCREENSHOTS=1): a test run leaves the tree clean."""
+    if os.environ.get("RAG_UPDATE_SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, SCREENSHOTS / path.name)
 MARK = "#f28b82"  # rag.handout.FILL_MARK: the edited step
 
 
@@ -85,8 +94,7 @@ def test_fork_from_the_inspector_and_open_its_handout_offline(recorded_run, app_
     assert "partial_answer" in shown and "What-if fork" in shown, shown[:2000]
     assert _marked_nodes(page) >= 2, "the edited step is red on the parent's and the fork's diagram"
     page.wait_for_timeout(800)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    shutil.copy(shot(page, "fork.png"), SCREENSHOTS / "fork.png")
+    keep_screenshot(shot(page, "fork.png"))
 
     # the handout: downloaded from the inspector, opened from disk with the network refused and watched
     with page.expect_download() as download:
@@ -119,7 +127,7 @@ def test_fork_from_the_inspector_and_open_its_handout_offline(recorded_run, app_
     size = handout.evaluate("() => document.body.scrollHeight")
     handout.set_viewport_size({"width": 1300, "height": min(size, 5000)})
     handout.screenshot(path=str(ARTIFACTS / "handout.png"))
-    shutil.copy(ARTIFACTS / "handout.png", SCREENSHOTS / "handout.png")
+    keep_screenshot(ARTIFACTS / "handout.png")
     context.close()
 
 
@@ -139,5 +147,4 @@ def test_a_failure_lesson_in_the_browser(app_url, page):
     assert _marked_nodes(page) >= 1, "the F2 steps are red on agentic's diagram"
     assert page.get_by_text("Download this lesson as a handout", exact=False).count()
     page.wait_for_timeout(800)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    shutil.copy(shot(page, "lessons.png"), SCREENSHOTS / "lessons.png")
+    keep_screenshot(shot(page, "lessons.png"))
