@@ -172,9 +172,19 @@ class Critics:
         best = max(score for _, score, _ in scored)
         kept = [s for s, score, hit in scored if hit and score >= STRIP_KEEP * best]
         if not kept:
-            best = max(scored, key=lambda x: x[1])[0]
-            kept = [best]
-            reason = f"no sentence has an asked-about word {_quote(terms, 4)}: kept the best-covering one"
+            # no asked-about word as written (e.g. a Korean question over an English document): keep the
+            # statements closest in meaning (the language-centred sentence scores the grader uses), never a bare
+            # heading; the first sentence only when nothing scores at all
+            evidence = self.sentence_evidence(question, [doc])[0]
+            top = evidence.best_score
+            kept = [u.text for u, sc in zip(evidence.units, evidence.scores) if top > 0 and sc >= STRIP_KEEP * top]
+            if kept:
+                reason = (f"no sentence has an asked-about word {_quote(terms, 4)}: kept the {len(kept)} statement(s) "
+                          f"closest in meaning (semantic score ≥ {STRIP_KEEP:.0%} of the best, {top:.2f})")
+            else:
+                kept = [max(scored, key=lambda x: x[1])[0]]
+                reason = (f"no sentence has an asked-about word {_quote(terms, 4)} or is close in meaning: kept the "
+                          "best-covering one")
         else:
             reason = (f"kept {len(kept)} of {len(sentences)} sentences covering at least {STRIP_KEEP:.0%} of the best "
                       f"sentence's share of the asked-about words {_quote(terms, 4)}")
