@@ -7,6 +7,7 @@
 #   bash scripts/eval_gate.sh --out eval-results   # extra arguments go to every `python -m rag eval`
 #   EVAL_GATE_SETS="unseen sample paraphrases" bash scripts/eval_gate.sh
 #       also: the sample set must not regress (its training figures) and its paraphrases must score within 0.05
+#   EVAL_GATE_SETS="sample ratchet" bash scripts/eval_gate.sh   # what CI runs (scripts/test.sh): no regression
 #
 # Fully offline whatever the environment says: offline engine, bundled embedder, embedded stores, no web key.
 # Bounded: EVAL_GATE_TIMEOUT seconds per set (default 900; the unseen set takes about 20-60 s on 2 cores).
@@ -18,6 +19,7 @@ if [ ! -x "$PY" ]; then
   exit 2
 fi
 UNSEEN=eval_sets/unseen_culture_foundation
+HELDOUT_B=eval_sets/heldout_b_ferry_operator  # a second frozen held-out corpus, written after the first engine round
 SAMPLE_KB=$(mktemp -d -t rag-eval-gate-XXXXXX)
 trap 'rm -rf "$SAMPLE_KB"' EXIT
 
@@ -46,7 +48,18 @@ run_set() {  # run_set NAME: one question set with its gates
       rag_eval sample_docs/paraphrases.jsonl "${kb[@]}" \
         --gate 'agentic.key_fact_hit>=0.95' --gate 'agentic.routing>=0.95' \
         --gate 'agentic.silent_failure<=0.05' --gate 'agentic.false_abstention<=0.05' "${EXTRA[@]}" ;;
-    *) echo "error: unknown set '$1' in EVAL_GATE_SETS (unseen, sample, paraphrases)" >&2; return 2 ;;
+    ratchet)  # CI: no regression on both held-out corpora from the figures of the session that wrote this line
+      # (issue 8's targets above are not met yet; these floors sit just under what the engine scores now, so a change
+      # that makes the offline engine worse on documents it was never tuned on fails CI)
+      rag_eval "$UNSEEN/questions.jsonl" --fresh-kb --ingest "$UNSEEN" \
+        --gate 'agentic.key_fact_hit>=0.43' --gate 'agentic.false_abstention<=0.30' \
+        --gate 'agentic.silent_failure<=0.35' --gate 'agentic.routing>=0.87' \
+        --gate 'agentic.silent_failure<=naive.silent_failure-0.25' "${EXTRA[@]}" || return $?
+      rag_eval "$HELDOUT_B/questions.jsonl" --fresh-kb --ingest "$HELDOUT_B" \
+        --gate 'agentic.key_fact_hit>=0.42' --gate 'agentic.false_abstention<=0.36' \
+        --gate 'agentic.silent_failure<=0.31' --gate 'agentic.routing>=0.85' \
+        --gate 'agentic.silent_failure<=naive.silent_failure-0.25' "${EXTRA[@]}" ;;
+    *) echo "error: unknown set '$1' in EVAL_GATE_SETS (unseen, sample, paraphrases, ratchet)" >&2; return 2 ;;
   esac
 }
 
