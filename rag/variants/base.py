@@ -304,6 +304,17 @@ def answer_output(answer: Answer) -> dict[str, Any]:
             "cited_ids": [c.id for c in answer.citations]}
 
 
+def answer_directly(node: str, state: dict, engine: DecisionEngine) -> dict[str, Any]:
+    """The direct-answer node's update: answer ``state["question"]`` without retrieval and record it as ``node``."""
+    question = state["question"]
+    with StepTimer() as timer:
+        answer = engine.generate(question, [], None, mode="direct")
+    step = make_step(node, timer, index=len(state.get("steps") or []), inputs={"question": question},
+                     output=answer_output(answer), decision="abstained" if answer.abstained else "answered",
+                     reason=answer.reason, model_calls=answer.calls)
+    return {"answer": answer, "stop_reason": "direct", "steps": [step]}
+
+
 def short(text: str, limit: int = 200) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"

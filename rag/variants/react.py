@@ -46,6 +46,7 @@ from rag.variants.base import (
     KnowledgeBaseLike,
     OnStep,
     TraceRecorder,
+    answer_directly,
     answer_output,
     apply_answer,
     clamp01,
@@ -739,13 +740,7 @@ def partial_answer(state: ReactState, runtime: Ctx) -> dict:
 
 def direct_generate(state: ReactState, runtime: Ctx) -> dict:
     """No retrieval needed (translation, arithmetic, code syntax)."""
-    question = state["question"]
-    with StepTimer() as timer:
-        answer = runtime.context.engine.generate(question, [], None, mode="direct")
-    step = make_step(DIRECT_GENERATE, timer, index=_index(state), inputs={"question": question},
-                     output=answer_output(answer), decision="abstained" if answer.abstained else "answered",
-                     reason=answer.reason, model_calls=answer.calls)
-    return {"answer": answer, "stop_reason": "direct", "steps": [step]}
+    return answer_directly(DIRECT_GENERATE, state, runtime.context.engine)
 
 
 # ---- the graph ------------------------------------------------------------------------------------------------------
