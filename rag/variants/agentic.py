@@ -19,28 +19,23 @@ from __future__ import annotations
 
 import functools
 import operator
-from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Annotated, Any, Callable, Literal, TypedDict
 
-from langgraph.errors import GraphRecursionError
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from rag import streaming
 from rag.config import Settings
 from rag.trace import Attempt, Run, Step, StepTimer
 from rag.types import RETRIEVAL_ORDER, Answer, DecisionEngine, Grade, Retrieved
 from rag.variants.base import (
     Hop,
     KnowledgeBaseLike,
-    NodeFailed,
     OnStep,
     TraceRecorder,
     answer_directly,
     answer_output,
     apply_answer,
-    checkpointed,
     clamp01,
     clean_grade,
     doc_records,
@@ -53,6 +48,7 @@ from rag.variants.base import (
     short,
     usable_evidence,
 )
+from rag.variants.graphrun import stream_graph
 
 # ---- node names -----------------------------------------------------------------------------------------------------
 CLASSIFY = "classify"
@@ -496,40 +492,11 @@ class AgenticVariant:
             recorder.fail(f"the agent could not start: {error_text(exc)}")
             return recorder.finish()
         initial: AgentState = {"question": question, "query": question, "attempt": 0}
-        final: dict = dict(initial)
-        checkpoints = ExitStack()  # every run is checkpointed, thread id = run id (what-if replay, rag.replay)
-        graph, config = checkpoints.enter_context(
-            checkpointed(graph, recorder, {"recursion_limit": recursion_limit(settings.max_attempts)}))
-        stream = graph.stream(initial, config=config, context=context,
-                              stream_mode=streaming.stream_modes(["updates", "values"]))
-        try:
-            while True:
-                try:
-                    mode, chunk = next(stream)
-                except StopIteration:
-                    break
-                except NodeFailed as failed:
-                    recorder.add(failed.step)
-                    recorder.fail(f"step '{failed.step.node}' failed: {failed.step.error}")
-                    break
-                except GraphRecursionError:
-                    recorder.fail(f"the graph hit its step limit ({recursion_limit(settings.max_attempts)} steps)")
-                    break
-                except Exception as exc:  # a fault outside any node (graph wiring): still end with a message
-                    recorder.fail(f"the agent graph failed: {error_text(exc)}")
-                    break
-                if mode == "messages":  # generator tokens, only while rag.streaming has a sink
-                    streaming.forward(chunk)
-                    continue
-                if mode == "values":
-                    final = chunk
-                    continue
-                for update in chunk.values():  # on_step runs here, outside the graph: its exceptions propagate
-                    for step in (update or {}).get("steps", []):
-                        recorder.add(step)
-        finally:  # also when on_step raised: release the graph's stream
-            stream.close()
-            checkpoints.close()
+        limit = recursion_limit(settings.max_attempts)
+        outcome = stream_graph(graph, initial, context, recorder, limit, graph_name="the agent graph")
+        if outcome.hit_limit:
+            recorder.fail(f"the graph hit its step limit ({limit} steps)")
+        final = outcome.final
 
         run.route = final.get("route")
         run.attempts = list(final.get("attempts") or [])

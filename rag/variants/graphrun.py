@@ -38,8 +38,9 @@ def steps_in(update: dict[str, Any] | None) -> list[Step]:
 
 
 def stream_graph(graph: Any, initial: dict[str, Any], context: Any, recorder: TraceRecorder,
-                 recursion_limit: int) -> GraphOutcome:
-    """Run ``graph`` from ``initial`` with ``context``; record every step on ``recorder``."""
+                 recursion_limit: int, graph_name: str = "the graph") -> GraphOutcome:
+    """Run ``graph`` from ``initial`` with ``context``; record every step on ``recorder``. ``graph_name`` names the
+    graph in the message of a fault outside any node."""
     outcome = GraphOutcome(final=dict(initial or {}))  # None: resume a fork from its checkpoint (rag.replay)
     checkpoints = ExitStack()  # every run is checkpointed, thread id = run id (what-if replay)
     graph, config = checkpoints.enter_context(checkpointed(graph, recorder, {"recursion_limit": recursion_limit}))
@@ -60,7 +61,7 @@ def stream_graph(graph: Any, initial: dict[str, Any], context: Any, recorder: Tr
                 outcome.hit_limit = True
                 break
             except Exception as exc:  # a fault outside any node (graph wiring): still end with a message
-                recorder.fail(f"the graph failed: {error_text(exc)}")
+                recorder.fail(f"{graph_name} failed: {error_text(exc)}")
                 outcome.failed = True
                 break
             if mode == "messages":  # generator tokens, only while rag.streaming has a sink
