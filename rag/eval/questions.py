@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from rag.types import RagError
 
@@ -124,13 +124,11 @@ def parse_question(obj: Any) -> Question:
                     relevant_sources=sources, reference=(reference or None), extra=extra)
 
 
-def parse_questions(lines: Iterable[str] | str, name: str = "questions") -> QuestionSet:
-    """JSONL text (or its lines) -> QuestionSet. Blank lines are skipped; every bad line is reported at once."""
+def jsonl_objects(lines: Iterable[str] | str, errors: list[str]) -> Iterator[tuple[int, Any]]:
+    """JSONL text (or its lines) -> (line number, parsed value) per non-blank line; a line that is not JSON adds
+    its message to ``errors`` and is skipped, so that every bad line can be reported at once."""
     if isinstance(lines, str):
         lines = lines.splitlines()
-    questions: list[Question] = []
-    errors: list[str] = []
-    seen: dict[str, int] = {}
     for number, line in enumerate(lines, start=1):
         line = line.strip().lstrip("\ufeff")
         if not line:
@@ -140,6 +138,15 @@ def parse_questions(lines: Iterable[str] | str, name: str = "questions") -> Ques
         except json.JSONDecodeError as exc:
             errors.append(f"line {number}: not valid JSON ({exc.msg} at column {exc.colno})")
             continue
+        yield number, obj
+
+
+def parse_questions(lines: Iterable[str] | str, name: str = "questions") -> QuestionSet:
+    """JSONL text (or its lines) -> QuestionSet. Blank lines are skipped; every bad line is reported at once."""
+    questions: list[Question] = []
+    errors: list[str] = []
+    seen: dict[str, int] = {}
+    for number, obj in jsonl_objects(lines, errors):
         try:
             q = parse_question(obj)
         except ValueError as exc:

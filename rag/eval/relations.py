@@ -19,11 +19,11 @@ excluded (an alias is not a fact about the world):
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any, Iterable
 
+from rag.eval.questions import jsonl_objects
 from rag.graphstore.base import entity_key
 from rag.types import RagError, Relation
 
@@ -78,19 +78,9 @@ class DocumentLabels:
 
 def parse_relation_labels(lines: Iterable[str] | str, name: str = "relations") -> list[DocumentLabels]:
     """JSONL text -> one DocumentLabels per line; every bad line is reported at once (RelationSetError)."""
-    if isinstance(lines, str):
-        lines = lines.splitlines()
     docs: list[DocumentLabels] = []
     errors: list[str] = []
-    for number, line in enumerate(lines, start=1):
-        line = line.strip().lstrip("\ufeff")
-        if not line:
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            errors.append(f"line {number}: not valid JSON ({exc.msg} at column {exc.colno})")
-            continue
+    for number, obj in jsonl_objects(lines, errors):
         problems: list[str] = []
         source = obj.get("source") if isinstance(obj, dict) else None
         if not isinstance(source, str) or not source.strip():
