@@ -27,12 +27,11 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from rag.textutil import split_sentences
+from rag.textutil import append_unwrapped, script_language, split_sentences
 
 DB_NAME = "sentences.sqlite3"
 HEADING_CHARS = 60  # a heading longer than this is cut: it is context, not content
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
-_LIST_OR_HEADING = re.compile(r"^\s*(?:[-*•#|>]|\d+[.)]\s)")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
 
 
@@ -94,13 +93,7 @@ def split_units(text: str, heading: str = "") -> tuple[list[Unit], str]:
             else:
                 section = name
             continue
-        previous = merged[-1] if merged else ""
-        wrapped = (previous and line and len(previous) >= 25 and not _LIST_OR_HEADING.match(line)
-                   and not re.search(r"[.!?。！？:：|]$", previous))
-        if wrapped:
-            merged[-1] = f"{previous} {line}"
-        else:
-            merged.append(line)
+        append_unwrapped(merged, line)
     flush()
     return units, f"{title}\x1f{section}"
 
@@ -236,18 +229,7 @@ def store_for(data_dir: Path | str) -> SentenceStore:
 
 
 # ---- every stored sentence of a knowledge base in one matrix (the sentence channel of retrieval) -------------------
-_HANGUL_RE = re.compile(r"[\uac00-\ud7a3]")
-_HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 LANGUAGES = ("en", "ko", "zh")
-
-
-def script_language(text: str) -> str:
-    """'ko' when the text has Hangul, 'zh' when it has Chinese characters, else 'en' (by script only)."""
-    if _HANGUL_RE.search(text):
-        return "ko"
-    if _HAN_RE.search(text):
-        return "zh"
-    return "en"
 
 
 @dataclass

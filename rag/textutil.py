@@ -279,6 +279,34 @@ def split_sentences(text: str) -> list[str]:
     return out
 
 
+_LIST_OR_HEADING_RE = re.compile(r"^\s*(?:[-*•#|>]|\d+[.)]\s)")
+
+
+def append_unwrapped(lines: list[str], line: str) -> None:
+    """Append ``line`` to ``lines``, or join it to the last one when that line was hard-wrapped inside a sentence
+    (25 characters or more, no sentence end); headings and list items ("1. …", "- …", "# …") stay on their own."""
+    previous = lines[-1] if lines else ""
+    wrapped = (previous and line and len(previous) >= 25 and not _LIST_OR_HEADING_RE.match(line)
+               and not re.search(r"[.!?。！？:：|]$", previous))
+    if wrapped:
+        lines[-1] = f"{previous} {line}"
+    else:
+        lines.append(line)
+
+
+_HANGUL_RE = re.compile(r"[\uac00-\ud7a3]")
+_HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def script_language(text: str) -> str:
+    """'ko' when the text has Hangul, 'zh' when it has Chinese characters, else 'en' (by script only)."""
+    if _HANGUL_RE.search(text):
+        return "ko"
+    if _HAN_RE.search(text):
+        return "zh"
+    return "en"
+
+
 def normalize_query(query: str) -> str:
     """A query's identity for repetition detection: NFKC, lowercased, punctuation dropped,
     Korean particles stripped, whitespace collapsed ("카카오는 어디에?" == "카카오 어디")."""

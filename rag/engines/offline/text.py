@@ -7,22 +7,14 @@ import unicodedata
 from typing import Any, Sequence
 
 from rag.engines.offline.rules import STATISTIC_TERMS, STOP_ENTITY_NAMES
-from rag.textutil import split_sentences
+from rag.textutil import append_unwrapped, split_sentences
+from rag.textutil import script_language as language_of  # noqa: F401 (the offline engine's name for it)
 from rag.types import Retrieved
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
-
-
-def language_of(text: str) -> str:
-    """'ko' when the text has Hangul, 'zh' when it has Chinese characters, else 'en'."""
-    if _HANGUL.search(text):
-        return "ko"
-    if _HAN.search(text):
-        return "zh"
-    return "en"
 
 
 def _norm(text: str) -> str:
@@ -64,21 +56,12 @@ def _clean_sentence(sentence: str) -> str:
     return s
 
 
-_LIST_OR_HEADING = re.compile(r"^\s*(?:[-*•#|>]|\d+[.)]\s)")
-
-
 def _sentences(text: str) -> list[str]:
     """Sentences of a chunk. A line wrapped inside a sentence is joined to the next one; headings and list
     items (short lines, "1. …", "- …", "# …") stay on their own."""
     merged: list[str] = []
     for line in (raw.strip() for raw in text.strip().splitlines()):
-        previous = merged[-1] if merged else ""
-        wrapped = (previous and line and len(previous) >= 25 and not _LIST_OR_HEADING.match(line)
-                   and not re.search(r"[.!?。！？:：|]$", previous))
-        if wrapped:
-            merged[-1] = f"{previous} {line}"
-        else:
-            merged.append(line)
+        append_unwrapped(merged, line)
     return split_sentences("\n".join(merged)) or [text]
 
 
