@@ -154,3 +154,16 @@ def test_bad_gate_or_missing_ingest_exit_2_before_any_work(tiny_set, tmp_path):
     (tmp_path / "full" / "x").write_text("x")
     code, _, err = _cli(str(qfile), "--fresh-kb", "--ingest", str(docs), "--data-dir", str(tmp_path / "full"))
     assert code == 2 and "is not empty" in err
+
+
+def test_question_kind_is_a_tag_of_the_breakdown():
+    """Seed 002's kinds (sample_docs' table questions carry question_kind) show in the per-tag table."""
+    from rag.eval.breakdown import question_tags
+    from rag.eval.questions import parse_questions
+
+    qs = parse_questions([
+        '{"id": "a", "question": "How many incidents in 2024?", "kind": "covered", "question_kind": "aggregate"}',
+        '{"id": "b", "question": "Who leads X?", "kind": "covered", "tags": ["en->en"]}',
+        '{"id": "c", "question": "Hi", "kind": "direct"}',
+    ])
+    assert question_tags(qs) == {"a": ["kind:aggregate"], "b": ["en->en"]}

@@ -17,12 +17,17 @@ _SHORT = {"key_fact_hit_rate": "hit", "false_abstention_rate": "f.abst", "silent
 
 
 def question_tags(question_set: QuestionSet) -> dict[str, list[str]]:
-    """{question id: its tags} for questions with a list of string tags."""
+    """{question id: its tags} for questions with a list of string tags; seed 002's ``question_kind`` (lookup,
+    comparison, aggregate, recent) counts as the tag ``kind:<name>``, so the new kinds show in every report."""
     out: dict[str, list[str]] = {}
     for q in question_set.questions:
         tags = q.extra.get("tags")
-        if isinstance(tags, list):
-            out[q.id] = [t for t in tags if isinstance(t, str) and t.strip()]
+        found = [t for t in tags if isinstance(t, str) and t.strip()] if isinstance(tags, list) else []
+        kind = q.extra.get("question_kind")
+        if isinstance(kind, str) and kind.strip():
+            found.append(f"kind:{kind.strip()}")
+        if found:
+            out[q.id] = found
     return out
 
 
