@@ -202,29 +202,25 @@ class Settings:
             raw = _env(f"RAG_{name.upper()}")
             if raw is not None:
                 values[name] = cast(raw)
-        for name, env, cast in (("llm_timeout_s", "RAG_LLM_TIMEOUT", float), ("llm_retries", "RAG_LLM_RETRIES", int),
-                                ("run_deadline_s", "RAG_RUN_DEADLINE", float),
-                                ("max_question_chars", "RAG_MAX_QUESTION_CHARS", int),
-                                ("cache_similarity", "RAG_CACHE_SIMILARITY", float)):
+        # (field, variable, type, what a float must be: the message each variable has always given)
+        for name, env, cast, number in (("llm_timeout_s", "RAG_LLM_TIMEOUT", float, "a number of seconds"),
+                                        ("llm_retries", "RAG_LLM_RETRIES", int, ""),
+                                        ("run_deadline_s", "RAG_RUN_DEADLINE", float, "a number of seconds"),
+                                        ("max_question_chars", "RAG_MAX_QUESTION_CHARS", int, ""),
+                                        ("cache_similarity", "RAG_CACHE_SIMILARITY", float, "a number of seconds"),
+                                        ("table_max_rows", "RAG_TABLE_MAX_ROWS", int, ""),
+                                        ("sql_row_limit", "RAG_SQL_ROW_LIMIT", int, ""),
+                                        ("sql_timeout_s", "RAG_SQL_TIMEOUT", float, "a number"),
+                                        *((f"hop_limit_{k}", f"RAG_HOP_LIMIT_{k.upper()}", int, "")
+                                          for k in ("lookup", "comparison", "aggregate", "recent")),
+                                        ("evidence_top_k", "RAG_EVIDENCE_TOP_K", int, ""),
+                                        ("repeat_similarity", "RAG_REPEAT_SIMILARITY", float, "a number")):
             raw = _env(env)
             if raw is not None:
                 try:
                     values[name] = cast(raw)
                 except ValueError:
-                    raise ValueError(f"{env} must be {'a whole number' if cast is int else 'a number of seconds'}, "
-                                     f"got {raw!r}") from None
-        for name, env, cast in (("table_max_rows", "RAG_TABLE_MAX_ROWS", int), ("sql_row_limit", "RAG_SQL_ROW_LIMIT", int),
-                                ("sql_timeout_s", "RAG_SQL_TIMEOUT", float),
-                                *((f"hop_limit_{k}", f"RAG_HOP_LIMIT_{k.upper()}", int)
-                                  for k in ("lookup", "comparison", "aggregate", "recent")),
-                                ("evidence_top_k", "RAG_EVIDENCE_TOP_K", int),
-                                ("repeat_similarity", "RAG_REPEAT_SIMILARITY", float)):
-            raw = _env(env)
-            if raw is not None:
-                try:
-                    values[name] = cast(raw)
-                except ValueError:
-                    raise ValueError(f"{env} must be {'a whole number' if cast is int else 'a number'}, "
+                    raise ValueError(f"{env} must be {'a whole number' if cast is int else number}, "
                                      f"got {raw!r}") from None
         values.update(overrides)
         return cls(**values)
