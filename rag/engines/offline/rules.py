@@ -187,10 +187,6 @@ class OfflineRules:
     max_evidence: int = 3  # sentences quoted in an answer
     recent_years: int = RECENT_YEARS
 
-# measured on the bundled e5 embedder: question ↔ single-sentence cosines of sample_docs questions (an unrelated
-# sentence ~0.75-0.80, the answering sentence ~0.86-0.92); rescaled to 0..1 for the semantic signal
-SENTENCE_SIMILARITY_RANGES = {"e5": (0.80, 0.90), "openai": (0.20, 0.60), "default": (0.30, 0.80)}
-
 # Semantic evidence (rag/engines/offline/semantics.py). The e5 embedder scores any sentence in the question's own
 # language higher than a sentence in another language, so a question ↔ sentence cosine is read as a *margin* over
 # the question's cosine with everyday sentences of the sentence's language (LANGUAGE_ANCHORS; not fitted to any

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from rag.engines.offline.rules import (COMPARED_JOIN, COMPARISON_WORDS, INTENT_CUES, LANGUAGE_ANCHORS, PROCEDURE_QUESTION, SEMANTIC_Z_RANGE, SENTENCE_FALLBACK_OFFSET,
-                                       SENTENCE_FALLBACK_STD, SENTENCE_SIMILARITY_RANGES, SENTENCE_STATS_MIN_COUNT,
+                                       SENTENCE_FALLBACK_STD, SENTENCE_STATS_MIN_COUNT,
                                        SENTENCE_STATS_MIN_STD)
 from rag.engines.offline.text import language_of
 from rag.sentences import (ChunkSentences, LanguageStats, Unit, cached_matrix, embed_units, language_floor,
@@ -129,14 +129,6 @@ class Semantics:
             self._units_cache: dict[str, ChunkSentences] = {}
         return self._qvec_cache, self._units_cache
 
-    def sentence_similarity_range(self) -> tuple[float, float]:
-        name = self._embedder_name().lower()
-        if "e5" in name:
-            return SENTENCE_SIMILARITY_RANGES["e5"]
-        if "openai" in name or "text-embedding" in name:
-            return SENTENCE_SIMILARITY_RANGES["openai"]
-        return SENTENCE_SIMILARITY_RANGES["default"]
-
     def question_vector(self, question: str) -> np.ndarray:
         cache, _ = self._semantic_state()
         if question not in cache:
@@ -197,19 +189,6 @@ class Semantics:
             else:
                 sims.append(np.zeros(len(cs.units), np.float32))
         return sims
-
-    def rescale_sentence(self, sim: float) -> float:
-        lo, hi = self.sentence_similarity_range()
-        return float(min(1.0, max(0.0, (sim - lo) / (hi - lo))))
-
-    def best_unit(self, question: str, doc: Retrieved) -> tuple[float, str, Any]:
-        """(best question ↔ unit cosine, that unit's text, its heading) of one document."""
-        cs = self.units_of([doc])[0]
-        sims = self.unit_similarities(question, [doc])[0]
-        if not len(sims):
-            return 0.0, "", ""
-        j = int(np.argmax(sims))
-        return float(sims[j]), cs.units[j].text, cs.units[j].heading
 
     def _language_floor(self, question: str) -> dict[str, float]:
         """The question's mean cosine with everyday sentences of each language (rules.LANGUAGE_ANCHORS)."""
