@@ -157,10 +157,19 @@ def handout_button(run: Run) -> None:
                        file_name=f"handout-{run.run_id}.html", mime="text/html", key="export_handout")
 
 
+@st.cache_data(max_entries=32, show_spinner=False)
+def _comparison(run_id: str, other_id: str, data_dir: str) -> str:
+    """The comparison handout of two stored runs, built once (it runs Graphviz's ``dot`` per run), not per rerun."""
+    store = resources.run_store(resources.settings())
+    runs = [store.get(run_id), store.get(other_id)]
+    return handout.comparison_handout(runs) if all(runs) else ""
+
+
 def comparison_button(run: Run, other: Run | None) -> None:
     """Download the two compared runs side by side as one HTML handout."""
     if other is None:
         return
     st.download_button("Download the comparison as a handout (HTML) · 비교 유인물",
-                       handout.comparison_handout([run, other]), file_name=f"compare-{run.run_id}-{other.run_id}.html",
-                       mime="text/html", key="export_comparison")
+                       _comparison(run.run_id, other.run_id, str(resources.settings().data_dir)),
+                       file_name=f"compare-{run.run_id}-{other.run_id}.html", mime="text/html",
+                       key="export_comparison")
