@@ -13,9 +13,11 @@ from rag_ui.state import init_state
 
 LESSON_PICK = "lesson_pick"
 LESSON_RESULTS = "lesson_results"  # {lesson id: LessonResult} of this session
+LESSON_HANDOUTS = "lesson_handouts"  # {lesson id: handout HTML}: built once per result (Graphviz per variant)
 
 init_state()
 st.session_state.setdefault(LESSON_RESULTS, {})
+st.session_state.setdefault(LESSON_HANDOUTS, {})
 s = resources.settings()
 
 st.title("Failure lessons · 실패 사례 수업")
@@ -50,6 +52,7 @@ if st.button("Run this lesson · 수업 실행", key="lesson_run", type="primary
     try:
         with st.spinner("Running the lesson offline… (the first time it ingests the corpus)"):
             st.session_state[LESSON_RESULTS][lesson.id] = run_lesson(lesson, s.data_dir)
+            st.session_state[LESSON_HANDOUTS].pop(lesson.id, None)  # the new result's handout, on first show
     except RagError as exc:
         st.error(str(exc))
         st.stop()
@@ -68,7 +71,10 @@ else:
     st.warning(f"{lesson.code} did not show on {lesson.expected_variant} in this run — read the explanation above "
                "for why (e.g. the offline engine cannot produce it).")
 st.caption("Red: the steps the failure label points at. · 빨간 칸: 실패 라벨이 가리키는 단계.")
-st.download_button("Download this lesson as a handout (HTML) · 유인물", handout.lesson_handout(result),
+handouts = st.session_state[LESSON_HANDOUTS]
+if lesson.id not in handouts:
+    handouts[lesson.id] = handout.lesson_handout(result)
+st.download_button("Download this lesson as a handout (HTML) · 유인물", handouts[lesson.id],
                    file_name=f"lesson-{lesson.id}.html", mime="text/html", key="lesson_handout")
 for col, (variant, run) in zip(st.columns(len(result.runs)), result.runs.items()):
     with col:
