@@ -144,7 +144,7 @@ class Critics:
         terms, focus = question_terms(question)
         cov = coverage_of(terms, answer, focus)
         lo, hi = self.similarity_range()
-        sim = cosine(self.embedder.embed_query(question), self.embedder.embed_documents([answer[:1500]])[0])
+        sim = cosine(self.query_embedding(question), self.embedder.embed_documents([answer[:1500]])[0])
         sim_n = min(1.0, max(0.0, (sim - lo) / (hi - lo)))
         details = {"coverage": round(cov.score, 3), "similarity": round(sim, 3), "similarity_rescaled": round(sim_n, 3),
                    "missing": cov.missing}

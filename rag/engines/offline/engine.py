@@ -77,14 +77,21 @@ class OfflineEngine(Router, Grader, ContextEvaluator, Rewriter, Answerer, Eviden
             return float(meta["dense_similarity"]), "retriever"
         from rag.embeddings import cosine
 
-        if question not in self._query_vectors:
-            self._query_vectors[question] = self.embedder.embed_query(question)
         key = doc.text
         if key not in self._doc_vectors:
             if len(self._doc_vectors) > 5000:
                 self._doc_vectors.clear()
             self._doc_vectors[key] = self.embedder.embed_documents([doc.text])[0]
-        return cosine(self._query_vectors[question], self._doc_vectors[key]), "computed"
+        return cosine(self.query_embedding(question), self._doc_vectors[key]), "computed"
+
+    def query_embedding(self, question: str) -> list[float]:
+        """The embedder's vector of the question, embedded once per engine for similarity, question_vector
+        (semantics.py) and grade_answer (critics.py)."""
+        if question not in self._query_vectors:
+            if len(self._query_vectors) > 5000:
+                self._query_vectors.clear()
+            self._query_vectors[question] = self.embedder.embed_query(question)
+        return self._query_vectors[question]
 
     # ---- describe -----------------------------------------------------------------------------------
     def describe(self) -> dict[str, Any]:

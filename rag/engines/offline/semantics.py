@@ -134,7 +134,7 @@ class Semantics:
         if question not in cache:
             if len(cache) > _MEMORY_LIMIT:
                 cache.clear()
-            v = np.asarray(self.embedder.embed_query(question), dtype=np.float32)
+            v = np.asarray(self.query_embedding(question), dtype=np.float32)
             n = float(np.linalg.norm(v))
             cache[question] = v / n if n else v
         return cache[question]
