@@ -101,7 +101,15 @@ if not cost.empty:  # each cost metric on its own scale
                 x=alt.X("variant:N", title=None, axis=alt.Axis(labelAngle=0)), y=alt.Y("value:Q", title=None),
                 color=alt.Color("variant:N", legend=None), tooltip=["variant", "value"]))
 
-costs = variant_costs(report["questions"], resources.run_store(base).get, base.llm_prices)
+@st.cache_data(max_entries=8, show_spinner=False)
+def report_costs(rows: tuple[tuple[str, str | None], ...], data_dir: str, prices: str | None) -> list[dict]:
+    """``variant_costs`` of a report's (variant, run id) rows: it loads every run, so once per report, not per rerun
+    (a recorded run does not change)."""
+    return variant_costs([{"variant": v, "run_id": i} for v, i in rows], resources.run_store(base).get, prices)
+
+
+costs = report_costs(tuple((q["variant"], q.get("run_id")) for q in report["questions"]), str(base.data_dir),
+                     base.llm_prices)
 if any(row["model calls"] for row in costs):
     st.subheader("Tokens and money per variant · 변형별 토큰과 비용")
     st.dataframe(pd.DataFrame([{**row, "usd": format_usd(row["usd"]),
