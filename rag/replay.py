@@ -36,6 +36,7 @@ from rag.variants.base import (
     OnStep,
     TraceRecorder,
     apply_answer,
+    grade_counts,
     open_checkpointer,
 )
 from rag.variants.graphrun import stream_graph
@@ -153,7 +154,7 @@ def _edit_grade(update: dict[str, Any], node: str, edit: Edit, variant: str, bef
     if edit.index < len(step.documents):
         record = step.documents[edit.index]
         record.grade, record.grade_score, record.grade_reason = label, GRADE_SCORES[label], grades[edit.index].reason
-    counts = {name: sum(1 for g in grades if g.label == name) for name in GRADE_LABELS}
+    counts = grade_counts(grades)
     step.output = {**step.output, **counts}
     step.decision = ", ".join(f"{n} {name}" for name, n in counts.items())
     if "next_action" in update:  # the node chose its next step from the grades: choose again by the variant's rule

@@ -40,6 +40,7 @@ from rag.variants.base import (
     clean_grade,
     doc_records,
     error_text,
+    grade_counts,
     guarded,
     jaccard,
     make_step,
@@ -271,7 +272,7 @@ def grade_documents(state: AgentState, runtime: Ctx) -> dict:
         grades = [new[d.id] if d.id in new else Grade(earlier[d.id].label, earlier[d.id].score,
                                                       f"{earlier[d.id].reason} (grade from an earlier attempt)")
                   for d in docs]
-    counts = {label: sum(1 for g in grades if g.label == label) for label in ("correct", "ambiguous", "incorrect")}
+    counts = grade_counts(grades)
     reused = len(docs) - len(todo)
     if docs:
         decision = ", ".join(f"{n} {label}" for label, n in counts.items())

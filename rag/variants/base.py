@@ -223,6 +223,12 @@ def clean_grade(grade: Grade) -> Grade:
     return Grade(label=label, score=clamp01(grade.score), reason=reason, calls=list(grade.calls))
 
 
+def grade_counts(grades: Iterable[Grade]) -> dict[str, int]:
+    """How many grades carry each label, in ``GRADE_LABELS`` order (correct, ambiguous, incorrect)."""
+    labels = [g.label for g in grades]
+    return {label: labels.count(label) for label in GRADE_LABELS}
+
+
 def clamp01(value: Any) -> float:
     try:
         number = float(value)

@@ -23,6 +23,7 @@ from rag.variants.base import (
     clean_grade,
     doc_records,
     error_text,
+    grade_counts,
     make_step,
     retrieve_with,
 )
@@ -59,10 +60,6 @@ def retrieve_step(node: str, state: dict, ctx: JudgingContext, query: str, attem
 
 def grade_each(question: str, docs: list[Retrieved], ctx: JudgingContext) -> list[Grade]:
     return [clean_grade(ctx.engine.grade(question, doc)) for doc in docs]
-
-
-def grade_counts(grades: list[Grade]) -> dict[str, int]:
-    return {label: sum(1 for g in grades if g.label == label) for label in ("correct", "ambiguous", "incorrect")}
 
 
 def usable(docs: list[Retrieved], grades: list[Grade]) -> tuple[list[Retrieved], list[Grade]]:

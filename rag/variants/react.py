@@ -53,6 +53,7 @@ from rag.variants.base import (
     clean_grade,
     doc_records,
     error_text,
+    grade_counts,
     guarded,
     jaccard,
     make_step,
@@ -575,7 +576,7 @@ def observe(state: ReactState, runtime: Ctx) -> dict:
         target = recovery_route(ctx, strategy, question) if note.failure_signal and not recovered else None
         action, nxt, reason, stop, details = decide_after_hop(notes, state.get("kind") or "lookup", ctx.settings,
                                                                recovered, target, ctx.similarity)
-    counts = {label: sum(1 for g in grades if g.label == label) for label in ("correct", "ambiguous", "incorrect")}
+    counts = grade_counts(grades)
     step = make_step(OBSERVE, timer, index=_index(state), attempt=hop,
                      inputs={"question": question, "query": state["query"], "strategy": strategy,
                              "n_documents": len(docs), "threshold": ctx.settings.threshold},
