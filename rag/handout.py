@@ -98,8 +98,9 @@ def _labels(run: Run) -> list[Any]:
 
 
 def path_html(run: Run) -> str:
-    steps = " → ".join(f"{s.index + 1} {s.node}" + (" ✗" if s.status == "failed" else "") for s in run.steps)
-    return f'<p class="path"><b>Path · 경로:</b> {esc(steps or "(no steps)")}</p>'
+    from rag_ui.diagram import path_text  # the app's own path line (pure text, no Streamlit)
+
+    return f'<p class="path"><b>Path · 경로:</b> {esc(path_text(run) or "(no steps)")}</p>'
 
 
 def answer_html(run: Run) -> str:
