@@ -13,9 +13,11 @@ from rag_ui import widgets
 LEVEL_ICON = {"observed": "●", "unchecked": "○"}  # plain glyphs: emoji fonts are often missing
 
 
-def failure_rows(run: Run) -> list[dict]:
+def failure_rows(run: Run, labels: Sequence | None = None) -> list[dict]:
+    """One table row per F-label of ``run`` (``labels``: its ``label_run`` result, when already computed)."""
     return [{"label": f"{LEVEL_ICON.get(f.level, '')} {f.code}", "failure": f.title, "level": f.level,
-             "why": f.reason, "steps": ", ".join(str(n) for n in f.steps)} for f in label_run(run)]
+             "why": f.reason, "steps": ", ".join(str(n) for n in f.steps)}
+            for f in (label_run(run) if labels is None else labels)]
 
 
 def failure_block(run: Run, key: str = "failures", compact: bool = False) -> None:
@@ -25,12 +27,13 @@ def failure_block(run: Run, key: str = "failures", compact: bool = False) -> Non
     if run.error:
         st.caption("The run stopped with an error, so no failure labels were computed.")
         return
-    rows = failure_rows(run)
+    labels = label_run(run)
+    rows = failure_rows(run, labels)
     if not rows:
         st.caption("No failure label: the trace shows none of F1–F7 · 기록상 실패 없음")
         return
     if compact:
-        for f in label_run(run):
+        for f in labels:
             st.markdown(f"{LEVEL_ICON.get(f.level, '')} **{f.code}** {widgets.md_escape(f.title)} — "
                         f"{widgets.md_escape(f.reason)} _(step {', '.join(str(n) for n in f.steps)}; {f.level})_")
     else:
