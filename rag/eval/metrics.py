@@ -205,8 +205,9 @@ def used_documents(run: Any) -> list[Any]:
     graded, otherwise to everything retrieved.
     """
     docs = list(run.documents)
+    answer_nodes = generator_nodes()  # once per run, not once per step
     for step in reversed(run.steps):
-        if step.node in generator_nodes() and isinstance(step.inputs.get("doc_ids"), list):
+        if step.node in answer_nodes and isinstance(step.inputs.get("doc_ids"), list):
             wanted = [str(i) for i in step.inputs["doc_ids"]]
             by_id: dict[str, Any] = {}
             for d in docs:  # a graded record wins over an ungraded one of the same id
