@@ -45,7 +45,7 @@ from rag.variants.base import (
     jaccard,
     make_step,
     normalize_query,
-    retrieve_with,
+    retrieval_step,
     short,
     usable_evidence,
 )
@@ -232,13 +232,8 @@ def _make_retrieve(strategy: str, node: str) -> Callable[[AgentState, Ctx], dict
     def retrieve(state: AgentState, runtime: Ctx) -> dict:
         attempt, query = int(state.get("attempt") or 0) + 1, state["query"]
         top_k = runtime.context.settings.top_k
-        with StepTimer() as timer:
-            outcome = retrieve_with(runtime.context.tools, strategy, query, top_k)
-        step = make_step(node, timer, index=_index(state), attempt=attempt,
-                         inputs={"query": query, "strategy": strategy, "top_k": top_k},
-                         output={"n_documents": len(outcome.docs), "ids": [d.id for d in outcome.docs]},
-                         decision="ok" if outcome.ok else "failed", reason=outcome.note,
-                         status="ok" if outcome.ok else "failed", documents=doc_records(outcome.docs, attempt))
+        outcome, step = retrieval_step(node, runtime.context.tools, strategy, query, top_k, index=_index(state),
+                                       attempt=attempt, inputs={"query": query, "strategy": strategy, "top_k": top_k})
         return {"attempt": attempt, "strategy": strategy, "tried": [strategy], "docs": outcome.docs, "grades": [],
                 "retrieval_ok": outcome.ok, "retrieval_note": outcome.note, "steps": [step]}
 

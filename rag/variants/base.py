@@ -202,6 +202,18 @@ def retrieve_with(tools: dict[str, Any], strategy: str, query: str, top_k: int) 
     return RetrievalOutcome(docs, True, note)
 
 
+def retrieval_step(node: str, tools: dict[str, Any], strategy: str, query: str, top_k: int, *,
+                   inputs: dict[str, Any], attempt: int = 0, index: int = 0) -> tuple[RetrievalOutcome, Step]:
+    """One timed ``retrieve_with`` and the step that records it (documents, ids; a failed step when unavailable)."""
+    with StepTimer() as timer:
+        outcome = retrieve_with(tools, strategy, query, top_k)
+    step = make_step(node, timer, index=index, attempt=attempt, inputs=inputs,
+                     output={"n_documents": len(outcome.docs), "ids": [d.id for d in outcome.docs]},
+                     decision="ok" if outcome.ok else "failed", reason=outcome.note,
+                     status="ok" if outcome.ok else "failed", documents=doc_records(outcome.docs, attempt))
+    return outcome, step
+
+
 def doc_records(docs: list[Retrieved], attempt: int, grades: list[Grade] | None = None) -> list[DocRecord]:
     records = []
     for i, doc in enumerate(docs):

@@ -21,11 +21,10 @@ from rag.variants.base import (
     answer_output,
     apply_answer,
     clean_grade,
-    doc_records,
     error_text,
     grade_counts,
     make_step,
-    retrieve_with,
+    retrieval_step,
 )
 from rag.variants.graphrun import GraphOutcome, stream_graph
 
@@ -48,13 +47,8 @@ def retrieve_step(node: str, state: dict, ctx: JudgingContext, query: str, attem
                   strategy: str = "vector") -> tuple[list[Retrieved], Step, bool, str]:
     """One retrieval with ``strategy``: (docs, its step, ok, note); unavailable is a failed step, never a switch."""
     top_k = ctx.settings.top_k
-    with StepTimer() as timer:
-        outcome = retrieve_with(ctx.tools, strategy, query, top_k)
-    step = make_step(node, timer, index=index_of(state), attempt=attempt,
-                     inputs={"query": query, "strategy": strategy, "top_k": top_k},
-                     output={"n_documents": len(outcome.docs), "ids": [d.id for d in outcome.docs]},
-                     decision="ok" if outcome.ok else "failed", reason=outcome.note,
-                     status="ok" if outcome.ok else "failed", documents=doc_records(outcome.docs, attempt))
+    outcome, step = retrieval_step(node, ctx.tools, strategy, query, top_k, index=index_of(state), attempt=attempt,
+                                   inputs={"query": query, "strategy": strategy, "top_k": top_k})
     return outcome.docs, step, outcome.ok, outcome.note
 
 

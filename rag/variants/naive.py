@@ -22,11 +22,10 @@ from rag.variants.base import (
     TraceRecorder,
     answer_output,
     apply_answer,
-    doc_records,
     error_text,
     guarded,
     make_step,
-    retrieve_with,
+    retrieval_step,
 )
 from rag.variants.graphrun import stream_graph
 
@@ -51,12 +50,8 @@ class NaiveContext:
 def retrieve_vector(state: NaiveState, runtime: Runtime[NaiveContext]) -> dict:
     """Top-k chunks by vector + BM25 similarity, as they come: no grading, no second try."""
     question, top_k = state["question"], runtime.context.settings.top_k
-    with StepTimer() as timer:
-        outcome = retrieve_with(runtime.context.tools, "vector", question, top_k)
-    step = make_step(RETRIEVE_VECTOR, timer, inputs={"query": question, "top_k": top_k},
-                     output={"n_documents": len(outcome.docs), "ids": [d.id for d in outcome.docs]},
-                     decision="ok" if outcome.ok else "failed", reason=outcome.note,
-                     status="ok" if outcome.ok else "failed", documents=doc_records(outcome.docs, attempt=0))
+    outcome, step = retrieval_step(RETRIEVE_VECTOR, runtime.context.tools, "vector", question, top_k,
+                                   inputs={"query": question, "top_k": top_k})
     return {"docs": outcome.docs, "steps": [step]}
 
 

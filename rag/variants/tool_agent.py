@@ -36,7 +36,7 @@ from rag.config import Settings
 from rag.trace import Attempt, Run, Step, StepTimer, now_iso
 from rag.types import Answer, DecisionEngine, Grade, Retrieved
 from rag.variants.base import (KnowledgeBaseLike, OnStep, answer_output, clean_grade, doc_records, guarded,
-                               make_step, retrieve_with)
+                               make_step, retrieval_step)
 from rag.variants.judging import JudgingContext, apply_final_answer, generate_step, index_of, limit_step, run_judging
 
 AGENT = "agent"
@@ -76,13 +76,9 @@ def retrieve_documents(query: str, runtime: ToolRuntime) -> tuple[str, dict]:
     ctx: JudgingContext = runtime.context
     state = runtime.state or {}
     attempt = int(state.get("attempt") or 0) + 1
-    with StepTimer() as timer:
-        outcome = retrieve_with(ctx.tools, "vector", query, ctx.settings.top_k)
-    step = make_step(RETRIEVE, timer, index=len(state.get("steps") or []), attempt=attempt,
-                     inputs={"query": query, "tool": TOOL_NAME, "top_k": ctx.settings.top_k},
-                     output={"n_documents": len(outcome.docs), "ids": [d.id for d in outcome.docs]},
-                     decision="ok" if outcome.ok else "failed", reason=outcome.note,
-                     status="ok" if outcome.ok else "failed", documents=doc_records(outcome.docs, attempt))
+    outcome, step = retrieval_step(RETRIEVE, ctx.tools, "vector", query, ctx.settings.top_k,
+                                   index=len(state.get("steps") or []), attempt=attempt,
+                                   inputs={"query": query, "tool": TOOL_NAME, "top_k": ctx.settings.top_k})
     content = "\n\n".join(d.text for d in outcome.docs) if outcome.docs else outcome.note
     return content, {"step": step, "docs": outcome.docs, "ok": outcome.ok, "note": outcome.note}
 
