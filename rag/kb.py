@@ -372,9 +372,11 @@ class KnowledgeBase:
             reopen_local_client(self.settings)
         return True
 
-    def committed_chunks(self) -> dict[str, int]:
-        """doc id -> chunk count of every committed document (what retrieval may return), cached per revision."""
-        revision = self.revision()
+    def committed_chunks(self, revision: int | None = None) -> dict[str, int]:
+        """doc id -> chunk count of every committed document (what retrieval may return), cached per revision
+        (``revision``: one the caller has just read, saving the read here)."""
+        if revision is None:
+            revision = self.revision()
         cached = self._committed
         if cached is None or cached[0] != revision:
             cached = self._committed = (revision, self._registry.committed_chunks())

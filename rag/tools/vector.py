@@ -244,14 +244,15 @@ class VectorTool:
             return False, "the knowledge base is empty: ingest documents first"
         return True, f"hybrid dense + BM25 over {n} chunks"
 
-    def _bm25(self) -> _Bm25Index:
-        """The BM25 index of the committed documents, caught up with the registry's revision: a full build the
-        first time, then only the documents added, removed or changed since."""
-        revision = self.kb.revision()
+    def _bm25(self, revision: int | None = None) -> _Bm25Index:
+        """The BM25 index of the committed documents, caught up with the registry's revision (``revision``: one the
+        caller has just read): a full build the first time, then only the documents added, removed or changed since."""
+        if revision is None:
+            revision = self.kb.revision()
         with self._lock:
             if self._index is not None and self._index_revision == revision:
                 return self._index
-            committed = self.kb.committed_chunks()
+            committed = self.kb.committed_chunks(revision)
             store = self.kb.vectors
             if self._index is None:
                 chunks, tokens = store.all_chunks_with_tokens()
@@ -275,10 +276,13 @@ class VectorTool:
             return index
 
     def _sentence_channel(self, query_vector: Any, committed: dict[str, int], index: _Bm25Index,
-                          n: int) -> list[tuple[Chunk, float, str]]:
-        """(chunk, best language-centred sentence z-score, that sentence) of the ``n`` best chunks."""
+                          n: int, revision: int | None = None) -> list[tuple[Chunk, float, str]]:
+        """(chunk, best language-centred sentence z-score, that sentence) of the ``n`` best chunks (``revision``:
+        the one ``committed`` was read at)."""
         name = self.kb.embedder.name
-        matrix = matrix_for(self.settings.data_dir, name, self.kb.revision(), committed)
+        if revision is None:
+            revision = self.kb.revision()
+        matrix = matrix_for(self.settings.data_dir, name, revision, committed)
         if not len(matrix) or not len(matrix.chunk_ids):
             return []
         q = np.asarray(query_vector, dtype=np.float32)
@@ -322,16 +326,18 @@ class VectorTool:
             self.kb.check_embedder()
             self.kb.refresh()  # another process may have changed the knowledge base since the last question
             store = self.kb.vectors
-            committed = self.kb.committed_chunks()
+            # one revision read per question: the committed set, the BM25 index and the sentence matrix all follow it
+            revision = self.kb.revision()
+            committed = self.kb.committed_chunks(revision)
             if store.count() == 0 or not committed:
                 return []
             n = max(CANDIDATES, top_k * 5)
             query_vector = self.kb.embedder.embed_query(query)
             # a chunk of an uncommitted document (an ingest in progress, or interrupted) is never returned
             dense = [(c, sim) for c, sim in store.dense_query(query_vector, n) if c.doc_id in committed]
-            index = self._bm25()
+            index = self._bm25(revision)
             sparse = index.search(query, n)
-            sentence = self._sentence_channel(query_vector, committed, index, n)
+            sentence = self._sentence_channel(query_vector, committed, index, n, revision)
         except RagError as exc:
             raise ToolUnavailable(str(exc)) from exc
         except Exception as exc:
