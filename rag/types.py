@@ -7,11 +7,11 @@ serialise to JSON for the trace (``dataclasses.asdict``).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Literal, Protocol, runtime_checkable
+from typing import Any, Callable, Literal, Protocol, get_args, runtime_checkable
 
 Strategy = Literal["vector", "graph", "web", "direct", "sql"]
 QuestionKind = Literal["lookup", "comparison", "aggregate", "recent"]  # seed 002's four kinds of question
-QUESTION_KINDS: tuple[str, ...] = ("lookup", "comparison", "aggregate", "recent")
+QUESTION_KINDS: tuple[str, ...] = get_args(QuestionKind)
 RETRIEVAL_ORDER: tuple[str, ...] = ("vector", "graph", "web")  # re-route order (seed 000)
 GradeLabel = Literal["correct", "ambiguous", "incorrect"]
 

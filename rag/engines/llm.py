@@ -27,7 +27,7 @@ import os
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Literal, Sequence
+from typing import Any, Sequence
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -37,8 +37,8 @@ from rag.engines import prompts
 from rag.engines.llm_critics import LLMCritics
 from rag.engines.offline import FRAMES, OfflineEngine, language_of
 from rag.engines.tiers import MemoQueryEmbedder, offline_is_confident, offline_route
-from rag.types import (Answer, Citation, Decision, Entity, Extraction, Grade, ModelCall, Quality, RagError,
-                       Relation, Retrieved, Rewrite)
+from rag.types import (Answer, Citation, Decision, Entity, Extraction, Grade, GradeLabel, ModelCall, Quality,
+                       QuestionKind, RagError, Relation, Retrieved, Rewrite, Strategy)
 
 STRUCTURED_METHODS = ("json_schema", "function_calling", "json_mode")
 RETRY_STATUSES = (408, 409, 429)  # and every 5xx: worth another try; other 4xx are answers, not glitches
@@ -59,18 +59,17 @@ class ModelCallFailed(RagError):
 class ClassifyOutput(BaseModel):
     """Retrieval strategy for the question."""
 
-    strategy: Literal["vector", "graph", "web", "direct", "sql"]
+    strategy: Strategy
     reason: str = Field(description="one short sentence")
     # seed 002's question kind (issue 12); a reply without it reads as a lookup
-    kind: Literal["lookup", "comparison", "aggregate", "recent"] = Field(default="lookup",
-                                                                           description="kind of question")
+    kind: QuestionKind = Field(default="lookup", description="kind of question")
     targets: list[str] = Field(default_factory=list, description="what a comparison compares; [] otherwise")
 
 
 class GradeOutput(BaseModel):
     """CRAG grade of one document."""
 
-    label: Literal["correct", "ambiguous", "incorrect"]
+    label: GradeLabel
     score: float = Field(description="confidence 0.0-1.0 that the document answers the question")
     reason: str = Field(description="one short line")
 
@@ -79,7 +78,7 @@ class GradedDocument(BaseModel):
     """The grade of one numbered document inside a batched grading reply."""
 
     id: str = Field(description="the document's number n, e.g. \"1\"")
-    label: Literal["correct", "ambiguous", "incorrect"]
+    label: GradeLabel
     score: float = Field(description="confidence 0.0-1.0 that the document answers the question")
     reason: str = Field(description="one short line")
 
