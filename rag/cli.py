@@ -543,12 +543,7 @@ def _export(args: argparse.Namespace, store) -> int:
         if run is None:
             raise CliError(f"no run with id {run_id!r} (list them: python -m rag runs list)", EXIT_FAILED)
         runs.append(run)
-    run = runs[0]
-    parent = store.get(run.replay["parent_run_id"]) if run.replay.get("parent_run_id") else None
-    if len(runs) > 1:
-        text = handout.comparison_handout(runs)
-    else:
-        text = handout.fork_handout(parent, run) if parent else handout.run_handout(run)
+    text = handout.comparison_handout(runs) if len(runs) > 1 else handout.handout_for(runs[0], store.get)
     path = Path(args.output or f"handout-{'-'.join(r.run_id for r in runs)}.html").expanduser()
     try:
         path.write_text(text, encoding="utf-8")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from rag.trace import Run, now_iso
 
@@ -197,6 +197,13 @@ def run_handout(run: Run) -> str:
     marked = [int(run.replay["step"])] if run.replay.get("parent_run_id") else []
     intro = f"<p><b>Q:</b> {esc(run.question)}</p>"
     return page(f"Run {run.run_id} · {run.variant}", run_section(run, marked, "what-if"), intro)
+
+
+def handout_for(run: Run, get_run: Callable[[str], Run | None]) -> str:
+    """One run's handout; a fork's beside its parent (``get_run``: a ``RunStore.get``) while the parent is stored."""
+    parent_id = run.replay.get("parent_run_id")
+    parent = get_run(parent_id) if parent_id else None
+    return fork_handout(parent, run) if parent else run_handout(run)
 
 
 def comparison_handout(runs: list[Run], title: str | None = None, intro: str = "",

@@ -144,11 +144,9 @@ def lineage_block(run: Run) -> None:
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def _handout(run_id: str, data_dir: str) -> str:
-    run = resources.run_store(resources.settings()).get(run_id)
-    if run is None:
-        return ""
-    parent = run.replay.get("parent_run_id") and resources.run_store(resources.settings()).get(run.replay["parent_run_id"])
-    return handout.fork_handout(parent, run) if parent else handout.run_handout(run)
+    store = resources.run_store(resources.settings())
+    run = store.get(run_id)
+    return handout.handout_for(run, store.get) if run is not None else ""
 
 
 def handout_button(run: Run) -> None:
