@@ -45,14 +45,13 @@ def edit_choices(step: Step) -> list[str]:
 def _edit_widget(step: Step, run: Run, kind: str) -> str | None:
     """Widgets for one kind of edit; returns the edit text (``grade[2]=correct``) or None."""
     key = f"whatif_{run.run_id}_{step.index}"
-    if kind == "grade":
-        docs = [d for d in step.documents if d.grade is not None]
+    if kind == "grade":  # offered only for a step with graded documents (edit_choices)
         index = st.selectbox("Document · 문서", range(len(step.documents)), key=f"{key}_doc",
                              format_func=lambda i: f"[{i}] {step.documents[i].source} — {step.documents[i].grade}")
         recorded = step.documents[index].grade or "incorrect"
         others = [g for g in GRADE_LABELS if g != recorded] + [recorded]
         label = st.selectbox("Grade it as · 이렇게 채점", others, key=f"{key}_grade_{index}")
-        return f"grade[{index}]={label}" if docs else None
+        return f"grade[{index}]={label}"
     if kind == "quality":
         value = st.slider("Quality · 품질 점수", 0.0, 1.0, float(step.output.get("quality") or 0.0), 0.05,
                           key=f"{key}_quality")
