@@ -510,37 +510,44 @@ class SqlTool:
     def tables(self) -> list[TableInfo]:
         return self.store.list()
 
-    def available(self) -> tuple[bool, str]:
+    def _tables_or_unavailable(self) -> list[TableInfo]:
+        """The tables (one read of the store); ``ToolUnavailable`` saying why when there are none."""
         try:
             tables = self.tables()
         except RagError as exc:
-            return False, str(exc)
+            raise ToolUnavailable(str(exc)) from exc
         if not tables:
-            return False, "there are no tables: ingest a .csv, .xlsx or .sqlite file"
+            raise ToolUnavailable("there are no tables: ingest a .csv, .xlsx or .sqlite file")
+        return tables
+
+    def available(self) -> tuple[bool, str]:
+        try:
+            tables = self._tables_or_unavailable()
+        except ToolUnavailable as exc:
+            return False, str(exc)
         return True, f"SQL over {len(tables)} table(s): {', '.join(t.name for t in tables)}"
 
     def plan(self, question: str) -> SqlPlan:
         return plan_sql(question, self.tables(), self.store, self.matcher)
 
     def run(self, query: str, top_k: int) -> list[Retrieved]:
-        """Plan a query for ``query`` (a question) from the templates, validate and run it."""
-        ok, why = self.available()
-        if not ok:
-            raise ToolUnavailable(why)
-        plan = self.plan(query)
-        return [self.to_retrieved(self.execute(query, plan.sql, "template", plan.reason))]
+        """Plan a query for ``query`` (a question) from the templates, validate and run it (the store's table list
+        is read once for all three)."""
+        tables = self._tables_or_unavailable()
+        plan = plan_sql(query, tables, self.store, self.matcher)
+        return [self.to_retrieved(self.execute(query, plan.sql, "template", plan.reason, tables), tables)]
 
     def run_sql(self, question: str, sql: str, origin: str = "model", reason: str = "") -> list[Retrieved]:
-        ok, why = self.available()
-        if not ok:
-            raise ToolUnavailable(why)
-        return [self.to_retrieved(self.execute(question, sql, origin, reason))]
+        tables = self._tables_or_unavailable()
+        return [self.to_retrieved(self.execute(question, sql, origin, reason, tables), tables)]
 
-    def execute(self, question: str, sql: str, origin: str, plan_reason: str) -> SqlResult:
-        """Validate (``SqlRefused`` before anything runs), run read-only with the time limit, judge the target."""
+    def execute(self, question: str, sql: str, origin: str, plan_reason: str,
+                tables: list[TableInfo] | None = None) -> SqlResult:
+        """Validate (``SqlRefused`` before anything runs), run read-only with the time limit, judge the target
+        (``tables``: the store's list when the caller has just read it)."""
         import duckdb
 
-        tables = self.tables()
+        tables = self.tables() if tables is None else tables
         validated = validate_sql(sql, tables, self.settings.sql_row_limit)
         with self.store.read_only_connection() as conn:
             timer = threading.Timer(self.settings.sql_timeout_s, conn.interrupt)
@@ -562,8 +569,8 @@ class SqlTool:
                          on_target=on_target, target_reason=target_reason, tables=validated.tables, origin=origin,
                          plan_reason=plan_reason, notes=validated.notes, truncated=truncated, where=validated.where)
 
-    def to_retrieved(self, result: SqlResult) -> Retrieved:
-        sources = {t.name: t.source for t in self.tables()}
+    def to_retrieved(self, result: SqlResult, tables: list[TableInfo] | None = None) -> Retrieved:
+        sources = {t.name: t.source for t in (self.tables() if tables is None else tables)}
         digest = hashlib.sha1(result.sql.encode("utf-8")).hexdigest()[:10]
         rows = [[_json_safe(v) for v in r] for r in result.rows]
         empty = not rows or all(all(v is None for v in r) for r in rows)
