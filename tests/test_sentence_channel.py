@@ -82,7 +82,10 @@ def test_matrix_follows_the_revision_and_only_committed_documents(kb, tool):
     before = cached_matrix(kb.settings.data_dir, kb.embedder.name)
     assert before is not None
     assert {script_language(u.text) for u in before.units} == {"ko", "zh", "en"}
-    assert all(c in {ch for ch in before.chunk_ids} for c in before.chunk_ids)
+    # every row's chunk is a chunk of a committed document, and every committed document has rows
+    chunks = [kb.get_chunk(c) for c in before.chunk_ids]
+    assert all(c is not None for c in chunks), before.chunk_ids
+    assert {c.doc_id for c in chunks} == {d.doc_id for d in kb.documents()}
     results = kb.ingest_bytes("archery_en.md", b"# Archery range\n\nThe archery range lends bows for free.\n")
     assert results.status != "error", results
     results = tool.run("Does the archery range lend bows?", 4)
