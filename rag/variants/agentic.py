@@ -42,6 +42,7 @@ from rag.variants.base import (
     error_text,
     grade_counts,
     guarded,
+    index_of,
     jaccard,
     make_step,
     normalize_query,
@@ -205,10 +206,6 @@ class AgentContext:
 Ctx = Runtime[AgentContext]
 
 
-def _index(state: AgentState) -> int:
-    return len(state.get("steps") or [])
-
-
 def classify(state: AgentState, runtime: Ctx) -> dict:
     """Pick the first strategy (vector | graph | web | direct) with the engine's reason."""
     question, engine = state["question"], runtime.context.engine
@@ -219,7 +216,7 @@ def classify(state: AgentState, runtime: Ctx) -> dict:
     if strategy not in STRATEGIES:
         reason = f"unknown strategy {decision.strategy!r} from the engine, using vector; {reason}"
         strategy = "vector"
-    step = make_step(CLASSIFY, timer, index=_index(state),
+    step = make_step(CLASSIFY, timer, index=index_of(state),
                      inputs={"question": question, "known_entities": len(entities),
                              "known_entities_sample": entities[:20]},
                      output={"strategy": strategy, "kind": getattr(decision, "kind", ""),
@@ -232,7 +229,7 @@ def _make_retrieve(strategy: str, node: str) -> Callable[[AgentState, Ctx], dict
     def retrieve(state: AgentState, runtime: Ctx) -> dict:
         attempt, query = int(state.get("attempt") or 0) + 1, state["query"]
         top_k = runtime.context.settings.top_k
-        outcome, step = retrieval_step(node, runtime.context.tools, strategy, query, top_k, index=_index(state),
+        outcome, step = retrieval_step(node, runtime.context.tools, strategy, query, top_k, index=index_of(state),
                                        attempt=attempt, inputs={"query": query, "strategy": strategy, "top_k": top_k})
         return {"attempt": attempt, "strategy": strategy, "tried": [strategy], "docs": outcome.docs, "grades": [],
                 "retrieval_ok": outcome.ok, "retrieval_note": outcome.note, "steps": [step]}
@@ -283,7 +280,7 @@ def grade_documents(state: AgentState, runtime: Ctx) -> dict:
         output["grading"] = {"mode": grading.get("mode", "per_doc"), "reused": reused,
                              "fallback_ids": list(grading.get("fallback_ids") or [])}
     calls = [*grading.get("calls", []), *(c for g in grades for c in g.calls)]
-    step = make_step(GRADE_DOCUMENTS, timer, index=_index(state), attempt=attempt,
+    step = make_step(GRADE_DOCUMENTS, timer, index=index_of(state), attempt=attempt,
                      inputs={"question": question, "n_documents": len(docs)}, output=output,
                      decision=decision, reason=reason, status=status,
                      model_calls=calls, documents=doc_records(docs, attempt, grades))
@@ -310,7 +307,7 @@ def evaluate_context(state: AgentState, runtime: Ctx) -> dict:
         action, next_strategy, reason, stop_reason = decide_next(hops, settings.threshold, settings.max_attempts)
         if stop_reason == "repetition" and hop.status == "ok":
             hop.status, hop.note = "repeated", reason
-    step = make_step(EVALUATE_CONTEXT, timer, index=_index(state), attempt=attempt,
+    step = make_step(EVALUATE_CONTEXT, timer, index=index_of(state), attempt=attempt,
                      inputs={"question": question, "query": state["query"], "strategy": strategy,
                              "n_documents": len(docs), "threshold": settings.threshold,
                              "max_attempts": settings.max_attempts},
@@ -327,7 +324,7 @@ def re_route(state: AgentState, runtime: Ctx) -> dict:
     """Switch to the next untried strategy chosen by evaluate_context."""
     with StepTimer() as timer:
         target = state["next_strategy"]
-    step = make_step(RE_ROUTE, timer, index=_index(state), attempt=int(state["attempt"]),
+    step = make_step(RE_ROUTE, timer, index=index_of(state), attempt=int(state["attempt"]),
                      inputs={"from": state["strategy"], "tried": list(dict.fromkeys(state.get("tried") or []))},
                      output={"strategy": target, "query": state["query"]},
                      decision=target, reason=state.get("action_reason", ""))
@@ -341,7 +338,7 @@ def rewrite_query(state: AgentState, runtime: Ctx) -> dict:
         result = runtime.context.engine.rewrite(question, query, state.get("docs") or [], state.get("grades") or [])
     new_query = " ".join(str(result.query or "").split()) or query
     target = state["next_strategy"]
-    step = make_step(REWRITE_QUERY, timer, index=_index(state), attempt=int(state["attempt"]),
+    step = make_step(REWRITE_QUERY, timer, index=index_of(state), attempt=int(state["attempt"]),
                      inputs={"question": question, "query": query, "strategy": target},
                      output={"query": new_query, "strategy": target},
                      decision=new_query, reason=result.reason or state.get("action_reason", ""),
@@ -358,7 +355,7 @@ def generate(state: AgentState, runtime: Ctx) -> dict:
         docs, grades = list(good[-1].docs), list(good[-1].grades)
     with StepTimer() as timer:
         answer = runtime.context.engine.generate(question, docs, grades, mode="answer")
-    step = make_step(GENERATE, timer, index=_index(state), attempt=int(state.get("attempt") or 0),
+    step = make_step(GENERATE, timer, index=index_of(state), attempt=int(state.get("attempt") or 0),
                      inputs={"question": question, "attempts_used": [h.number for h in good],
                              "n_documents": len(docs), "doc_ids": [d.id for d in docs]},
                      output=answer_output(answer), decision="abstained" if answer.abstained else "answered",
@@ -372,7 +369,7 @@ def partial_answer(state: AgentState, runtime: Ctx) -> dict:
     docs, grades = usable_evidence(hops)  # facts from every hop, not only the last
     with StepTimer() as timer:
         answer = runtime.context.engine.generate(question, docs, grades, mode="partial")
-    step = make_step(PARTIAL_ANSWER, timer, index=_index(state), attempt=int(state.get("attempt") or 0),
+    step = make_step(PARTIAL_ANSWER, timer, index=index_of(state), attempt=int(state.get("attempt") or 0),
                      inputs={"question": question, "stop_reason": state.get("stop_reason"),
                              "attempts_used": [h.number for h in hops], "n_documents": len(docs),
                              "doc_ids": [d.id for d in docs]},

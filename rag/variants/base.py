@@ -120,6 +120,11 @@ def describe(engine: DecisionEngine) -> dict[str, Any]:
         return {"name": getattr(engine, "name", type(engine).__name__), "describe_error": str(exc)}
 
 
+def index_of(state: dict) -> int:
+    """The index the next step of a graph state gets: how many steps it has recorded."""
+    return len(state.get("steps") or [])
+
+
 def make_step(node: str, timer: StepTimer, *, attempt: int = 0, inputs: dict[str, Any] | None = None,
               output: dict[str, Any] | None = None, decision: str = "", reason: str = "", status: str = "ok",
               error: str | None = None, model_calls: Iterable[ModelCall] = (),
@@ -166,7 +171,7 @@ def guarded(node: str, function: Callable[[dict, Runtime], dict]) -> Callable[[d
             raise
         except Exception as exc:
             log.debug("node %s failed", node, exc_info=True)
-            step = failed_step(node, started_at, t0, exc, index=len(state.get("steps") or []),
+            step = failed_step(node, started_at, t0, exc, index=index_of(state),
                                attempt=int(state.get("attempt") or 0),
                                inputs={"question": state.get("question"), "query": state.get("query")})
             raise NodeFailed(step, exc) from exc
@@ -327,7 +332,7 @@ def answer_directly(node: str, state: dict, engine: DecisionEngine) -> dict[str,
     question = state["question"]
     with StepTimer() as timer:
         answer = engine.generate(question, [], None, mode="direct")
-    step = make_step(node, timer, index=len(state.get("steps") or []), inputs={"question": question},
+    step = make_step(node, timer, index=index_of(state), inputs={"question": question},
                      output=answer_output(answer), decision="abstained" if answer.abstained else "answered",
                      reason=answer.reason, model_calls=answer.calls)
     return {"answer": answer, "stop_reason": "direct", "steps": [step]}

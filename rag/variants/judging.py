@@ -23,6 +23,7 @@ from rag.variants.base import (
     clean_grade,
     error_text,
     grade_counts,
+    index_of,
     make_step,
     retrieval_step,
 )
@@ -37,10 +38,6 @@ class JudgingContext:
     tools: dict[str, Any]
     settings: Settings
     known_entities: Callable[[], list[str]] = list
-
-
-def index_of(state: dict) -> int:
-    return len(state.get("steps") or [])
 
 
 def retrieve_step(node: str, state: dict, ctx: JudgingContext, query: str, attempt: int,

@@ -55,6 +55,7 @@ from rag.variants.base import (
     error_text,
     grade_counts,
     guarded,
+    index_of,
     jaccard,
     make_step,
     normalize_query,
@@ -455,10 +456,6 @@ def route_after_observe(state: ReactState) -> Literal["generate", "recover", "re
 
 # ---- nodes ----------------------------------------------------------------------------------------------------------
 
-def _index(state: dict) -> int:
-    return len(state.get("steps") or [])
-
-
 def think(state: ReactState, runtime: Ctx) -> dict:
     """Thought: the engine classifies the question (route, kind, comparison targets)."""
     from rag.engines.offline.kinds import comparison_targets, sub_question
@@ -493,7 +490,7 @@ def think(state: ReactState, runtime: Ctx) -> dict:
                 kind = "lookup"
                 targets = []
     limit = hop_limit(ctx.settings, kind)
-    step = make_step(THINK, timer, index=_index(state),
+    step = make_step(THINK, timer, index=index_of(state),
                      inputs={"question": question, "known_entities": len(entities)},
                      output={"strategy": strategy, "kind": kind, "hop_limit": limit, "targets": targets,
                              "kind_reason": decision.signals.get("kind_reason"), "signals": dict(decision.signals)},
@@ -543,7 +540,7 @@ def act(state: ReactState, runtime: Ctx) -> dict:
     hop, strategy, query = int(state.get("hop") or 0) + 1, state["strategy"], state["query"]
     with StepTimer() as timer:
         result = run_hop(ctx, strategy, state["question"], query)
-    step = make_step(ACT, timer, index=_index(state), attempt=hop,
+    step = make_step(ACT, timer, index=index_of(state), attempt=hop,
                      inputs={"query": query, "strategy": strategy, "top_k": ctx.settings.top_k},
                      output={"n_documents": len(result.docs), "ids": [d.id for d in result.docs], **result.details},
                      decision="ok" if result.status == "ok" else "failed", reason=result.note,
@@ -577,7 +574,7 @@ def observe(state: ReactState, runtime: Ctx) -> dict:
         action, nxt, reason, stop, details = decide_after_hop(notes, state.get("kind") or "lookup", ctx.settings,
                                                                recovered, target, ctx.similarity)
     counts = grade_counts(grades)
-    step = make_step(OBSERVE, timer, index=_index(state), attempt=hop,
+    step = make_step(OBSERVE, timer, index=index_of(state), attempt=hop,
                      inputs={"question": question, "query": state["query"], "strategy": strategy,
                              "n_documents": len(docs), "threshold": ctx.settings.threshold},
                      output={**counts, "quality": round(quality, 4), "quality_reason": why,
@@ -596,7 +593,7 @@ def recover(state: ReactState, runtime: Ctx) -> dict:
     """The route failed: one recovery hop to another route, with the original question."""
     with StepTimer() as timer:
         target = state["next_strategy"]
-    step = make_step(RECOVER, timer, index=_index(state), attempt=int(state.get("hop") or 0),
+    step = make_step(RECOVER, timer, index=index_of(state), attempt=int(state.get("hop") or 0),
                      inputs={"from": state["strategy"]}, output={"strategy": target, "query": state["question"]},
                      decision=target, reason=state.get("action_reason", ""))
     return {"strategy": target, "query": state["question"], "recovered": True, "steps": [step]}
@@ -612,7 +609,7 @@ def rewrite_query(state: ReactState, runtime: Ctx) -> dict:
         result = ctx.engine.rewrite(question, query, summary_docs,
                                     [Grade("ambiguous", 0.5, "hop summary") for _ in summary_docs])
     new_query = " ".join(str(result.query or "").split()) or query
-    step = make_step(REWRITE_QUERY, timer, index=_index(state), attempt=int(state.get("hop") or 0),
+    step = make_step(REWRITE_QUERY, timer, index=index_of(state), attempt=int(state.get("hop") or 0),
                      inputs={"question": question, "query": query, "strategy": state["next_strategy"]},
                      output={"query": new_query}, decision=new_query,
                      reason=result.reason or state.get("action_reason", ""), model_calls=result.calls)
@@ -680,7 +677,7 @@ def compare(state: ReactState, runtime: Ctx) -> dict:
                                                   "from its hop summary, each citing its own source"},
                                                  {"role": "user", "content": question}])
     stop = "comparison_partial" if missing else "comparison"
-    step = make_step(COMPARE, timer, index=_index(state),
+    step = make_step(COMPARE, timer, index=index_of(state),
                      inputs={"question": question, "targets": [n.target for n in notes],
                              "refetched": used},
                      output=answer_output(answer), decision="partial" if missing else "answered",
@@ -701,7 +698,7 @@ def generate(state: ReactState, runtime: Ctx) -> dict:
     with StepTimer() as timer:
         docs, grades, where = refetch(ctx, _evidence(notes, good)[: 2 * ctx.settings.top_k])
         answer = ctx.engine.generate(question, docs, grades, mode="answer")
-    step = make_step(GENERATE, timer, index=_index(state), attempt=int(state.get("hop") or 0),
+    step = make_step(GENERATE, timer, index=index_of(state), attempt=int(state.get("hop") or 0),
                      inputs={"question": question, "hops_used": [n.number for n in good], "n_documents": len(docs),
                              "doc_ids": [d.id for d in docs], "refetched": where,
                              "context_tokens": sum(estimate_tokens(d.text) for d in docs)},
@@ -730,7 +727,7 @@ def partial_answer(state: ReactState, runtime: Ctx) -> dict:
         answer = Answer(text=(answer.text or "").rstrip() + "\n" + "\n".join(block), citations=answer.citations,
                         abstained=answer.abstained, reason=answer.reason, calls=answer.calls,
                         context=answer.context, prompt=answer.prompt)
-    step = make_step(PARTIAL_ANSWER, timer, index=_index(state), attempt=int(state.get("hop") or 0),
+    step = make_step(PARTIAL_ANSWER, timer, index=index_of(state), attempt=int(state.get("hop") or 0),
                      inputs={"question": question, "stop_reason": state.get("stop_reason"),
                              "hops": [n.number for n in notes], "doc_ids": [d.id for d in docs], "refetched": where},
                      output={**answer_output(answer), "verified": verified, "not_found": not_found},

@@ -77,7 +77,7 @@ def retrieve_documents(query: str, runtime: ToolRuntime) -> tuple[str, dict]:
     state = runtime.state or {}
     attempt = int(state.get("attempt") or 0) + 1
     outcome, step = retrieval_step(RETRIEVE, ctx.tools, "vector", query, ctx.settings.top_k,
-                                   index=len(state.get("steps") or []), attempt=attempt,
+                                   index=index_of(state), attempt=attempt,
                                    inputs={"query": query, "tool": TOOL_NAME, "top_k": ctx.settings.top_k})
     content = "\n\n".join(d.text for d in outcome.docs) if outcome.docs else outcome.note
     return content, {"step": step, "docs": outcome.docs, "ok": outcome.ok, "note": outcome.note}
