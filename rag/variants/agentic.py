@@ -29,6 +29,7 @@ from rag.config import Settings
 from rag.trace import Attempt, Run, Step, StepTimer
 from rag.types import RETRIEVAL_ORDER, Answer, DecisionEngine, Grade, Retrieved
 from rag.variants.base import (
+    JACCARD_REPEAT,
     Hop,
     KnowledgeBaseLike,
     OnStep,
@@ -70,7 +71,6 @@ RETRIEVE_NODE = {"vector": RETRIEVE_VECTOR, "graph": RETRIEVE_GRAPH, "web": RETR
 NODES: tuple[str, ...] = (CLASSIFY, RETRIEVE_VECTOR, RETRIEVE_GRAPH, RETRIEVE_WEB, RETRIEVE_SQL, GRADE_DOCUMENTS,
                           EVALUATE_CONTEXT, RE_ROUTE, REWRITE_QUERY, GENERATE, DIRECT_GENERATE, PARTIAL_ANSWER)
 STRATEGIES: tuple[str, ...] = ("vector", "graph", "web", "direct", "sql")
-JACCARD_REPEAT = 0.8  # retrieved ids this close to the previous hop's: the same place dug again
 
 _RETRIEVERS = (RETRIEVE_VECTOR, RETRIEVE_GRAPH, RETRIEVE_WEB, RETRIEVE_SQL)
 # Every edge of the static diagram (the UI draws it; a test checks it against the compiled graph).

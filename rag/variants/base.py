@@ -299,6 +299,9 @@ def usable_evidence(hops: Iterable[Hop]) -> tuple[list[Retrieved], list[Grade]]:
     return docs, grades
 
 
+JACCARD_REPEAT = 0.8  # retrieved ids this close to the previous hop's: the same place dug again
+
+
 def jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if (a or b) else 0.0
 

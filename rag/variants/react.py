@@ -42,6 +42,7 @@ from rag.config import Settings
 from rag.trace import Attempt, Run, Step, StepTimer
 from rag.types import Answer, Citation, DecisionEngine, Grade, RagError, Retrieved, ToolUnavailable
 from rag.variants.base import (
+    JACCARD_REPEAT,
     USABLE_GRADES,
     KnowledgeBaseLike,
     OnStep,
@@ -79,7 +80,6 @@ DIRECT_GENERATE = "direct_generate"
 TOOLS = ("vector", "graph", "web", "sql")
 KIND_ROUTE = {"aggregate": "sql", "recent": "web"}  # seed 002: where a kind goes when the engine named no tool
 RECOVERY = {"sql": "vector", "vector": "graph", "graph": "vector", "web": "vector"}  # one hop, once
-JACCARD_REPEAT = 0.8  # retrieved ids this close to the previous hop's: the same place dug again
 SUMMARY_LINES = 3
 
 NextAction = Literal["generate", "recover", "rewrite_query", "partial_answer"]
