@@ -16,7 +16,7 @@ import sqlite3
 import threading
 from contextlib import closing
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from rag.config import Settings, redact_url
 from rag.types import Chunk, RagError
@@ -303,18 +303,21 @@ class VectorStore:
             out.append((_chunk_from(cid, text, meta), 1.0 - float(dist)))
         return out
 
-    def _get(self, where: dict[str, Any] | None = None, ids: list[str] | None = None) -> list[Chunk]:
-        chunks: list[Chunk] = []
+    def _pages(self, include: list[str], where: dict[str, Any] | None = None,
+               ids: list[str] | None = None) -> Iterator[dict[str, Any]]:
+        """Chroma ``get()`` results, page by page (a lookup by ``ids`` is one page)."""
         offset = 0
         while True:
-            result = self._collection.get(where=where, ids=ids, include=["documents", "metadatas"],
-                                          limit=_GET_PAGE, offset=offset)
-            batch = [_chunk_from(cid, text, meta)
-                     for cid, text, meta in zip(result["ids"], result["documents"], result["metadatas"])]
-            chunks.extend(batch)
-            if len(batch) < _GET_PAGE or ids is not None:
-                break
+            result = self._collection.get(where=where, ids=ids, include=include, limit=_GET_PAGE, offset=offset)
+            yield result
+            if len(result["ids"]) < _GET_PAGE or ids is not None:
+                return
             offset += _GET_PAGE
+
+    def _get(self, where: dict[str, Any] | None = None, ids: list[str] | None = None) -> list[Chunk]:
+        chunks = [_chunk_from(cid, text, meta)
+                  for result in self._pages(["documents", "metadatas"], where, ids)
+                  for cid, text, meta in zip(result["ids"], result["documents"], result["metadatas"])]
         chunks.sort(key=lambda c: (c.doc_id, c.index))
         return chunks
 
@@ -343,15 +346,8 @@ class VectorStore:
 
     def doc_ids(self) -> set[str]:
         """The doc id of every chunk in the collection (``rag repair``'s sweep)."""
-        found: set[str] = set()
-        offset = 0
-        while True:
-            result = self._collection.get(include=["metadatas"], limit=_GET_PAGE, offset=offset)
-            found.update(str((m or {}).get("doc_id") or cid.rsplit(":", 1)[0])
-                         for cid, m in zip(result["ids"], result["metadatas"]))
-            if len(result["ids"]) < _GET_PAGE:
-                return found
-            offset += _GET_PAGE
+        return {str((m or {}).get("doc_id") or cid.rsplit(":", 1)[0])
+                for result in self._pages(["metadatas"]) for cid, m in zip(result["ids"], result["metadatas"])}
 
     def get(self, chunk_id: str) -> Chunk | None:
         found = self._get(ids=[chunk_id])
