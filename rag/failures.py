@@ -190,8 +190,7 @@ def observed_codes(failures: list[Failure]) -> list[str]:
 
 def summary(failures: list[Failure]) -> str:
     """'F1 F5 (F2?)' — observed codes, unchecked ones with a question mark; '-' when none."""
-    parts = [f.code for f in failures if f.level == "observed"] + [f"({f.code}?)" for f in failures
-                                                                   if f.level == "unchecked"]
+    parts = observed_codes(failures) + [f"({f.code}?)" for f in failures if f.level == "unchecked"]
     return " ".join(parts) or "-"
 
 
