@@ -33,6 +33,12 @@ def stream_into(slot):
     return sink
 
 
+def ask_settings():
+    """The settings with this page's threshold, attempts and top-k (Ask and Compare run with the same ones)."""
+    return s.with_(threshold=float(st.session_state[ASK_THRESHOLD]),
+                   max_attempts=int(st.session_state[ASK_MAX_ATTEMPTS]), top_k=int(st.session_state[ASK_TOP_K]))
+
+
 def use_sample(question: str) -> None:
     st.session_state[QUESTION] = question
     st.session_state[ASK_PENDING] = True
@@ -76,9 +82,7 @@ except RagError as exc:  # never sent to the agent: say why, keep the text so it
     question = ""
 if (clicked or st.session_state[ASK_PENDING]) and question:
     st.session_state[ASK_PENDING] = False
-    run_settings = s.with_(threshold=float(st.session_state[ASK_THRESHOLD]),
-                           max_attempts=int(st.session_state[ASK_MAX_ATTEMPTS]),
-                           top_k=int(st.session_state[ASK_TOP_K]))
+    run_settings = ask_settings()
     variant = st.session_state[ASK_VARIANT]
     common = dict(kb=kb, engine=resources.engine(s), settings=run_settings, store=resources.run_store(s),
                   bypass=not st.session_state[ASK_USE_CACHE])
@@ -111,9 +115,7 @@ with st.expander("Compare variants side by side · 여러 방식 나란히 비�
     if compare_clicked and question:
         from rag.compare import compare_variants
 
-        run_settings = s.with_(threshold=float(st.session_state[ASK_THRESHOLD]),
-                               max_attempts=int(st.session_state[ASK_MAX_ATTEMPTS]),
-                               top_k=int(st.session_state[ASK_TOP_K]))
+        run_settings = ask_settings()
         with st.status("Comparing…", expanded=False) as status:
             runs = compare_variants(question, list(st.session_state[COMPARE_VARIANTS]), kb, resources.engine(s),
                                     run_settings, store=resources.run_store(s),
