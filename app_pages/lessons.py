@@ -63,9 +63,10 @@ if result is None:
 
 expected = result.label(lesson.expected_variant)
 if result.shows:
-    st.success(f"{lesson.code} on **{lesson.expected_variant}** ({expected.level}): {expected.reason}. "
+    why = widgets.md_escape(expected.reason)  # a label's reason can quote the lesson's corpus
+    st.success(f"{lesson.code} on **{lesson.expected_variant}** ({expected.level}): {why}. "
                f"**{lesson.compare}** avoids it." if result.avoided else
-               f"{lesson.code} on **{lesson.expected_variant}**: {expected.reason}. "
+               f"{lesson.code} on **{lesson.expected_variant}**: {why}. "
                f"{lesson.compare} shows it too.")
 else:
     st.warning(f"{lesson.code} did not show on {lesson.expected_variant} in this run — read the explanation above "
@@ -89,5 +90,5 @@ for col, (variant, run) in zip(st.columns(len(result.runs)), result.runs.items()
         st.caption("Path · 경로: " + " → ".join(run.path))
         widgets.answer_block(run)
         for f in labels:
-            st.caption(f"{f.code} ({f.level}): {f.reason}" + (f" — steps {', '.join(map(str, f.steps))}"
-                                                              if f.steps else ""))
+            st.caption(f"{f.code} ({f.level}): {widgets.md_escape(f.reason)}"
+                       + (f" — steps {', '.join(map(str, f.steps))}" if f.steps else ""))
