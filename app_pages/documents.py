@@ -45,7 +45,7 @@ if st.button("Ingest · 넣기", type="primary", disabled=not files or chunk_ove
                                         chunk_overlap=int(chunk_overlap), progress=progress, replace=replace)
         rows.extend(widgets.ingest_rows([result]))
         if result.note and result.status != "error":  # renamed beside a namesake, duplicate, replaced, restored
-            notes.append(f"**{f.name}** ({result.status}): {result.note}")
+            notes.append(f"**{widgets.md_escape(f.name)}** ({result.status}): {widgets.md_escape(result.note)}")
         progress.finish(f.name, result.status if result.status != "error" else f"error — {rows[-1]['error']}")
     st.session_state[INGEST_RESULTS] = rows  # the bars above stay; the table below says what happened
     st.session_state["ingest_notes"] = notes
