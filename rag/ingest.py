@@ -325,20 +325,12 @@ def delete_document(kb: "KnowledgeBase", doc_id: str) -> bool:
 def _sweep_sentences(kb: "KnowledgeBase", known: set[str]) -> list[str]:
     """Remove sentence vectors of documents the registry does not hold (rag.sentences writes them at ingest and
     backfills them at question time, so a delete racing a question can leave some)."""
-    import sqlite3
-    from contextlib import closing
-
     from rag.sentences import store_for
 
     store = store_for(kb.settings.data_dir)
-    if not store.path.exists():
+    if not store.path.exists():  # none written yet: nothing to sweep, and no file is made for it
         return []
-    with closing(sqlite3.connect(store.path)) as conn:
-        try:
-            found = {r[0] for r in conn.execute("SELECT DISTINCT doc_id FROM sentences")}
-        except sqlite3.OperationalError:  # no table yet
-            return []
-    stray = sorted(found - known)
+    stray = sorted(store.doc_ids() - known)
     for doc_id in stray:
         store.delete_document(doc_id)
     return stray

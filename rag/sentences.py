@@ -202,6 +202,11 @@ class SentenceStore:
             row = conn.execute("SELECT 1 FROM sentences WHERE units LIKE ? ESCAPE '\\' LIMIT 1", (pattern,)).fetchone()
         return row is not None
 
+    def doc_ids(self) -> set[str]:
+        """The doc id of every stored row (``rag repair``'s sweep)."""
+        with closing(self._connect()) as conn:
+            return {r[0] for r in conn.execute("SELECT DISTINCT doc_id FROM sentences")}
+
     def delete_document(self, doc_id: str) -> None:
         with closing(self._connect()) as conn, conn:
             conn.execute("DELETE FROM sentences WHERE doc_id = ?", (doc_id,))
