@@ -14,6 +14,7 @@ import html
 import re
 from typing import Any, Callable, Iterable
 
+from rag.failures import label_run
 from rag.trace import Run, now_iso
 
 FILL_MARK = "#f28b82"  # steps a lesson's failure label or a what-if edit points at
@@ -89,14 +90,6 @@ def diagram_html(run: Run, marked: Iterable[int] = (), label: str = "") -> str:
 
 # ---- sections of one run ----------------------------------------------------------------------------------------
 
-def _labels(run: Run) -> list[Any]:
-    try:
-        from rag.failures import label_run
-    except ImportError:
-        return []
-    return label_run(run)
-
-
 def path_html(run: Run) -> str:
     from rag_ui.diagram import path_text  # the app's own path line (pure text, no Streamlit)
 
@@ -117,7 +110,7 @@ def answer_html(run: Run) -> str:
 
 
 def labels_html(run: Run) -> str:
-    labels = _labels(run)
+    labels = label_run(run)
     if not labels:
         return '<p class="note">F-labels (seed 001): none</p>'
     items = "".join(f'<span class="label {esc(f.level)}" title="{esc(f.reason)}">{esc(f.code)}'
