@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from rag.config import Settings
-from rag.tables import TableInfo, TableStore
+from rag.tables import TableInfo, TableStore, _quote
 from rag.types import RagError, Retrieved, ToolUnavailable
 
 # ---- language cues (plain Korean / English words for statistics; not fitted to any table) ---------------------
@@ -267,10 +267,6 @@ class SqlPlan:
     reason: str  # which words matched which names / values
     values: list[str] = field(default_factory=list)  # the column values the question names (filters)
     has_measure: bool = False  # a numeric column the question names is computed on
-
-
-def _quote(identifier: str) -> str:
-    return '"' + identifier.replace('"', '""') + '"'
 
 
 def _literal(value: Any) -> str:
