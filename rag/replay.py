@@ -345,7 +345,7 @@ def fork_run(store: RunStore, parent: Run | str, step: int, edit: Edit | str, *,
     for copied in [*parent.steps[:step], edited_step]:
         recorder.add(copy.deepcopy(copied))
     context = build_context(graph, kb, engine, continue_with)
-    limit = recursion_limit(continue_with.max_attempts)  # the same safety net as the variant's own run
+    limit = step_limit(parent.variant, continue_with)  # the same bound as the variant's own run
     with run_deadline(continue_with.run_deadline_s):  # the same deadline as any run (RAG_RUN_DEADLINE)
         outcome = stream_graph(graph, None, context, recorder, limit)
     fork.replay.pop("resume_from", None)
@@ -355,6 +355,12 @@ def fork_run(store: RunStore, parent: Run | str, step: int, edit: Edit | str, *,
     fork = recorder.finish()
     store.save(fork)
     return fork
+
+
+def step_limit(variant: str, settings: Settings) -> int:
+    """The variant's own recursion_limit (its ``step_limit``); agentic's rule for a variant that declares none."""
+    declared = getattr(registry.variant_class(variant), "step_limit", None)
+    return declared(settings) if declared is not None else recursion_limit(settings.max_attempts)
 
 
 PARTIAL_NODES = ("partial_answer", "not_found")  # the variants' "say what was found" endings

@@ -168,3 +168,16 @@ def test_fork_of_threshold_and_query(recorded, kb):
     retrieved = other.steps[1]
     assert retrieved.inputs["query"] == "When does the cafeteria serve lunch?"
     assert retrieved.documents[0].source == "cafeteria.md" != parent.steps[1].documents[0].source
+
+
+def test_a_fork_runs_under_its_own_variants_step_limit():
+    """Before: every fork used agentic's recursion_limit (4N+10 for tool_agent instead of its own 4N+1)."""
+    from rag.config import Settings
+    from rag.replay import step_limit
+    from rag.variants import registry
+    from rag.variants.agentic import recursion_limit as agentic_limit
+
+    settings = Settings.from_env(max_attempts=3)
+    assert step_limit("tool_agent", settings) == 4 * 3 + 1 != agentic_limit(3)
+    for name in registry.variant_names():
+        assert step_limit(name, settings) == registry.variant_class(name).step_limit(settings)

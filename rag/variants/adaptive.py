@@ -105,6 +105,11 @@ SUBTITLES = {CLASSIFY_COMPLEXITY: "복잡도 분류 · complexity", DIRECT_GENER
 
 class AdaptiveVariant:
     name = "adaptive"
+
+    @staticmethod
+    def step_limit(settings: Settings) -> int:
+        """The graph's recursion_limit for a run (and for a what-if fork of one) under these settings."""
+        return crag.recursion_limit(settings.max_attempts) + 2
     label = "Adaptive RAG"
     description = ("classify complexity → simple: answer without retrieval · moderate: one retrieval, then answer · "
                    "complex: the CRAG loop (grade, refine, web, rewrite, attempts guard)")
@@ -131,4 +136,4 @@ class AdaptiveVariant:
             run.partial = run.stop_reason == "attempts_guard"
 
         return run_judging(self, question, kb, engine, settings, on_step, {"attempt": 0},
-                           crag.recursion_limit(settings.max_attempts) + 2, finish)
+                           self.step_limit(settings), finish)

@@ -423,6 +423,11 @@ def recursion_limit(max_attempts: int) -> int:
 
 class AgenticVariant:
     name = "agentic"
+
+    @staticmethod
+    def step_limit(settings: Settings) -> int:
+        """The graph's recursion_limit for a run (and for a what-if fork of one) under these settings."""
+        return recursion_limit(settings.max_attempts)
     label = "Agentic RAG"
     description = ("classify → retrieve → grade every document → evaluate context quality → generate, re-route, "
                    "rewrite or stop with a partial answer (bounded by max attempts)")
@@ -485,7 +490,7 @@ class AgenticVariant:
             recorder.fail(f"the agent could not start: {error_text(exc)}")
             return recorder.finish()
         initial: AgentState = {"question": question, "query": question, "attempt": 0}
-        limit = recursion_limit(settings.max_attempts)
+        limit = self.step_limit(settings)
         outcome = stream_graph(graph, initial, context, recorder, limit, graph_name="the agent graph")
         if outcome.hit_limit:
             recorder.fail(f"the graph hit its step limit ({limit} steps)")

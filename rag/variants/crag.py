@@ -227,6 +227,11 @@ SUBTITLES = {RETRIEVE: "검색 · retrieve", GRADE_DOCUMENTS: "3단계 채점 ·
 
 class CragVariant:
     name = "crag"
+
+    @staticmethod
+    def step_limit(settings: Settings) -> int:
+        """The graph's recursion_limit for a run (and for a what-if fork of one) under these settings."""
+        return recursion_limit(settings.max_attempts)
     label = "CRAG (corrective)"
     description = ("retrieve → grade each document correct/ambiguous/incorrect → refine to relevant sentences, add "
                    "web results, or rewrite and search again; attempts guard, then an honest 'not found'")
@@ -250,4 +255,4 @@ class CragVariant:
             run.partial = run.stop_reason == "attempts_guard"
 
         return run_judging(self, question, kb, engine, settings, on_step, {"attempt": 0},
-                           recursion_limit(settings.max_attempts), finish)
+                           self.step_limit(settings), finish)

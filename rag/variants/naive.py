@@ -88,6 +88,11 @@ GRAPH_EDGES: tuple[tuple[str, str], ...] = tuple((e.source, e.target) for e in c
 
 class NaiveVariant:
     name = "naive"
+
+    @staticmethod
+    def step_limit(settings: Settings) -> int:
+        """The graph's recursion_limit for a run (and for a what-if fork of one) under these settings."""
+        return 10
     label = "Naive RAG"
     description = "vector top-k → generate (no grading, no reflection: it can fail silently)"
     build_graph = staticmethod(compiled_graph)
@@ -117,7 +122,7 @@ class NaiveVariant:
         except Exception as exc:
             recorder.fail(f"the variant could not start: {error_text(exc)}")
             return recorder.finish()
-        outcome = stream_graph(compiled_graph(), {"question": question}, context, recorder, recursion_limit=10)
+        outcome = stream_graph(compiled_graph(), {"question": question}, context, recorder, recursion_limit=self.step_limit(settings))
         if run.error is None and outcome.final.get("answer") is not None:
             apply_answer(run, outcome.final["answer"])
             run.stop_reason = "naive"

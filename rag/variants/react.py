@@ -802,6 +802,11 @@ SUBTITLES = {THINK: "생각 · thought", ACT: "행동 · action", OBSERVE: "관�
 
 class ReactVariant:
     name = "react"
+
+    @staticmethod
+    def step_limit(settings: Settings) -> int:
+        """The graph's recursion_limit for a run (and for a what-if fork of one) under these settings."""
+        return recursion_limit(settings)
     label = "ReAct (multi-tool)"
     description = ("think → act (vector / graph / web / sql) → observe, with question kinds, per-kind hop limits, "
                    "stop conditions (enough evidence, repetition, hop limit, partial answer) and hop summaries; "
@@ -831,7 +836,7 @@ class ReactVariant:
         except Exception as exc:
             recorder.fail(f"the variant could not start: {error_text(exc)}")
             return recorder.finish()
-        limit = recursion_limit(settings)
+        limit = self.step_limit(settings)
         outcome = stream_graph(graph, {"question": question, "query": question, "hop": 0}, ctx, recorder, limit)
         final = outcome.final
         run.route = final.get("route")

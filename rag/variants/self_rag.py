@@ -265,6 +265,11 @@ SUBTITLES = {DECIDE_RETRIEVAL: "검색 필요? · [Retrieve]", RETRIEVE: "검색
 
 class SelfRagVariant:
     name = "self_rag"
+
+    @staticmethod
+    def step_limit(settings: Settings) -> int:
+        """The graph's recursion_limit for a run (and for a what-if fork of one) under these settings."""
+        return recursion_limit(settings.max_attempts)
     label = "Self-RAG"
     description = ("decide whether to retrieve → grade each document → generate → hallucination grader → answer "
                    "grader; unsupported → regenerate, not useful → rewrite and retrieve (both loops bounded)")
@@ -297,4 +302,4 @@ class SelfRagVariant:
                 run.answer += "\n\n⚠ " + "; ".join(f"not supported by the documents: {s!r}" for s in unsupported)
 
         return run_judging(self, question, kb, engine, settings, on_step, {"attempt": 0, "generations": 0},
-                           recursion_limit(settings.max_attempts), finish)
+                           self.step_limit(settings), finish)

@@ -219,6 +219,11 @@ SUBTITLES = {AGENT: "검색할까? · agent", RETRIEVE: "도구 실행 · ToolNo
 
 class ToolAgentVariant:
     name = "tool_agent"
+
+    @staticmethod
+    def step_limit(settings: Settings) -> int:
+        """The graph's recursion_limit for a run (and for a what-if fork of one) under these settings."""
+        return recursion_limit(settings.max_attempts)
     label = "Agentic RAG (retriever as a tool)"
     description = ("agent decides whether to call the retriever tool (ToolNode / tools_condition) → grade the whole "
                    "result → generate, or rewrite and let the agent decide again; bounded by recursion_limit")
@@ -237,7 +242,7 @@ class ToolAgentVariant:
 
     def run(self, question: str, kb: KnowledgeBaseLike, engine: DecisionEngine, settings: Settings,
             on_step: OnStep | None = None) -> Run:
-        limit = recursion_limit(settings.max_attempts)
+        limit = self.step_limit(settings)
 
         def finish(run, outcome, ctx, recorder):
             final = outcome.final
