@@ -198,3 +198,13 @@ def split_tokens(tokens: list[str]) -> tuple[list[str], list[str]]:
     """(BM25 tokens, name keys) of a cached token list."""
     words = [t for t in tokens if not is_name_key(t)]
     return words, ([t for t in tokens if is_name_key(t)] if len(words) != len(tokens) else [])
+
+
+def cross_script_match(term: str, keys: set[str] | frozenset[str]) -> str:
+    """The name key through which a question's key ``term`` occurs in a text in the other script ("" when none):
+    a Latin term against the text's Hangul keys (galmaegi ↔ 갈매기), a Hangul term against its capitalised Latin
+    words. ``keys``: ``set(document_keys(text))``."""
+    for key in query_keys(term):
+        if key in keys:
+            return key[2:]
+    return ""

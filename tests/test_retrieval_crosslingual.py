@@ -157,3 +157,15 @@ def test_name_channel_follows_deletes_and_new_documents(kb, tool):
     results = tool.run(question, 3)
     assert tool.last_update["kind"] == "incremental"
     assert island(results) is not None and island(results).metadata["name_rank"] == 1
+
+
+def test_key_term_coverage_counts_a_name_written_in_the_other_script():
+    from rag.engines.offline.coverage import coverage_of
+
+    cov = coverage_of(["cheongsol", "fare"], ISLAND_KO)
+    assert cov.credit["cheongsol"] == 1.0 and "cheongsol" in cov.how["cheongsol"]
+    assert cov.credit["fare"] == 0.0  # a common English word has no romanized twin in the Korean text
+    cov = coverage_of(["바람홀", "좌석"], HALL_EN)
+    assert cov.credit["바람홀"] == 1.0 and cov.credit["좌석"] == 0.0
+    # a lowercase word in an English text is not a name: no credit through romanization
+    assert coverage_of(["바람"], "the baram wind blows").credit["바람"] == 0.0
