@@ -54,10 +54,10 @@ def test_hybrid_search_finds_the_right_chunk_in_each_language(kb, query, source)
     assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)
     assert top.metadata["dense_rank"] is not None and top.metadata["bm25_rank"] is not None
     # RRF over the rankings: dense, BM25, the sentence channel (issue 8, counted SENTENCE_WEIGHT times) and the
-    # name channel (names across scripts), each where it found the chunk
-    from rag.tools.vector import SENTENCE_WEIGHT
+    # name channel (names across scripts, NAME_WEIGHT times), each where it found the chunk
+    from rag.tools.vector import NAME_WEIGHT, SENTENCE_WEIGHT
 
-    weights = {"dense_rank": 1.0, "bm25_rank": 1.0, "sentence_rank": SENTENCE_WEIGHT, "name_rank": 1.0}
+    weights = {"dense_rank": 1.0, "bm25_rank": 1.0, "sentence_rank": SENTENCE_WEIGHT, "name_rank": NAME_WEIGHT}
     ranks = [(w, top.metadata[k]) for k, w in weights.items() if top.metadata[k] is not None]
     assert top.score == pytest.approx(sum(w / (60 + r) for w, r in ranks), abs=1e-6)
     for r in results:
