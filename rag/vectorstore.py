@@ -31,10 +31,13 @@ _GENERATION_LOCK = threading.Lock()
 
 
 def _tokenizer_fingerprint() -> str:
-    """Changes whenever rag/textutil.py changes, so tokens made by an older tokenizer are never reused."""
-    from rag import textutil
+    """Changes whenever rag/textutil.py or rag/romanize.py (the name keys) changes, so tokens made by an older
+    tokenizer are never reused."""
+    from rag import romanize, textutil
 
-    return hashlib.sha1(Path(textutil.__file__).read_bytes()).hexdigest()[:16]
+    digest = hashlib.sha1(Path(textutil.__file__).read_bytes())
+    digest.update(Path(romanize.__file__).read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def text_hash(text: str) -> str:
@@ -42,7 +45,9 @@ def text_hash(text: str) -> str:
 
 
 class TokenCache:
-    """BM25 tokens of chunk texts (``rag.textutil.tokenize``), kept in ``data_dir/bm25_tokens.sqlite3``.
+    """BM25 tokens of chunk texts (``rag.textutil.tokenize``) followed by their name keys (``rag.romanize``:
+    ``index_tokens``; the vector tool splits them into its BM25 and name indexes), kept in
+    ``data_dir/bm25_tokens.sqlite3``.
 
     Keyed by the sha1 of the text and the document it belongs to, so an entry can never belong to another
     text (a chunk id is reused when the same file is ingested again with another chunk size) and a deleted
@@ -98,14 +103,14 @@ class TokenCache:
     def tokens_for(self, texts: list[str], doc_ids: list[str]) -> list[list[str]]:
         """Tokens of every text (of the document at the same position), in order: from the cache, or tokenized
         now and cached under that document."""
-        from rag.textutil import tokenize
+        from rag.romanize import index_tokens
 
         hashes = [text_hash(t) for t in texts]
         known = self.lookup(hashes)
         missing: dict[tuple[str, str], list[str]] = {}
         for h, text, doc in zip(hashes, texts, doc_ids):
             if h not in known:
-                known[h] = tokenize(text)
+                known[h] = index_tokens(text)
                 missing[(h, doc)] = known[h]
         self.store(missing)
         return [known[h] for h in hashes]

@@ -53,9 +53,13 @@ def test_hybrid_search_finds_the_right_chunk_in_each_language(kb, query, source)
     # fused scores, best first, with both rankings' evidence kept for the grader
     assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)
     assert top.metadata["dense_rank"] is not None and top.metadata["bm25_rank"] is not None
-    # RRF over the three rankings: dense, BM25 and the sentence channel (issue 8), each where it found the chunk
-    ranks = [top.metadata[k] for k in ("dense_rank", "bm25_rank", "sentence_rank") if top.metadata[k] is not None]
-    assert top.score == pytest.approx(sum(1 / (60 + r) for r in ranks), abs=1e-6)
+    # RRF over the rankings: dense, BM25, the sentence channel (issue 8, counted SENTENCE_WEIGHT times) and the
+    # name channel (names across scripts, NAME_WEIGHT times), each where it found the chunk
+    from rag.tools.vector import NAME_WEIGHT, SENTENCE_WEIGHT
+
+    weights = {"dense_rank": 1.0, "bm25_rank": 1.0, "sentence_rank": SENTENCE_WEIGHT, "name_rank": NAME_WEIGHT}
+    ranks = [(w, top.metadata[k]) for k, w in weights.items() if top.metadata[k] is not None]
+    assert top.score == pytest.approx(sum(w / (60 + r) for w, r in ranks), abs=1e-6)
     for r in results:
         assert 0.0 < r.metadata["dense_similarity"] <= 1.0
         assert r.metadata["bm25_score"] >= 0.0
@@ -84,14 +88,15 @@ def test_bm25_index_follows_changes_of_the_knowledge_base(tmp_path):
 
 
 def test_bm25_index_is_built_from_the_tokens_stored_when_the_chunks_were_written(kb):
-    from rag.textutil import tokenize
+    from rag.romanize import index_tokens
     from rag.tools.vector import VectorTool
     from rag.vectorstore import TokenCache, text_hash
 
     cache = kb.vectors.token_cache
     chunks = kb.vectors.all_chunks()
     hashes = [text_hash(c.text) for c in chunks]
-    assert cache.lookup(hashes) == {h: tokenize(c.text) for h, c in zip(hashes, chunks)}  # stored at ingest
+    # stored at ingest: the BM25 tokens, then the name keys
+    assert cache.lookup(hashes) == {h: index_tokens(c.text) for h, c in zip(hashes, chunks)}
     weather = next(c for c in chunks if c.source == "weather.txt")
     try:
         # a token only the cache knows: found only if the rebuilt index reads the cache (no tokenizing again)

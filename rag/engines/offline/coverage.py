@@ -12,6 +12,7 @@ from rag.engines.offline.relations import _slot_term
 from rag.engines.offline.text import (_HAN, _HANGUL, _contains_phrase, _doc_text_for_grading, _is_number,
                                       _is_required, _norm)
 from rag.engines.offline.vocabulary import GLOSSARY, SYNONYMS
+from rag.romanize import cross_script_match, document_keys
 from rag.textutil import key_terms, tokenize
 from rag.types import Retrieved
 
@@ -42,6 +43,14 @@ class _Text:
         self.raw = text
         self.norm = _norm(text)
         self.tokens = set(tokenize(text))
+        self._names: set[str] | None = None
+
+    @property
+    def names(self) -> set[str]:
+        """Name keys of the text (``rag.romanize.document_keys``), made on first use."""
+        if self._names is None:
+            self._names = set(document_keys(self.raw))
+        return self._names
 
     def match(self, term: str) -> tuple[float, str]:
         """(credit 0..1, how) for one key term: exact 1.0, glossary translation 1.0, partial Korean 0.5."""
@@ -59,6 +68,9 @@ class _Text:
                     return 1.0, f"via '{other}'"
             elif _contains_phrase(self.norm, other):
                 return 1.0, f"via '{other}'"
+        name = cross_script_match(term, self.names)  # a name written in the other script (rag.romanize)
+        if name:
+            return 1.0, f"via romanized '{name}'"
         if len(term) >= 3 and (_HANGUL.search(term) or _HAN.search(term)):
             grams = [term[i : i + 2] for i in range(len(term) - 1)]
             share = sum(1 for g in grams if g in self.norm) / len(grams)
