@@ -76,4 +76,23 @@ class ContextEvaluator:
                       f"{union:.2f}) = {quality:.2f} ({n_correct} correct, {n_amb} ambiguous of {len(docs)})")
         if missing:
             reason += f"; not covered: {_quote(missing, 4)}"
+        capped = _capped_reasons(grades)
+        if capped:
+            # glass box: the grading rule that kept a document below "correct" although its score passed
+            reason += "; held at ambiguous: " + "; ".join(capped)
         return Quality(min(1.0, quality), reason)
+
+
+# reasons of grading rules that hold a document at "ambiguous" whatever its score (grading.Grader._asked_value_missing)
+_CAP_MARKERS = ("the asked attribute", "the sentences that state", "asks for a", "asks for an")
+
+
+def _capped_reasons(grades: list[Grade]) -> list[str]:
+    out: list[str] = []
+    for g in grades or []:
+        if g is None or g.label != "ambiguous" or "→ ambiguous: " not in g.reason:
+            continue
+        why = g.reason.rsplit("→ ambiguous: ", 1)[1]
+        if why.startswith(_CAP_MARKERS) and why not in out:
+            out.append(why)
+    return out[:2]
