@@ -8,7 +8,8 @@ from functools import lru_cache
 from typing import Sequence
 
 from rag.engines.offline.rules import (ANSWER_KINDS, ATTRIBUTE_SKIP, COMPARISON_WORDS, INTENT_CUES, PROCEDURE_QUESTION,
-                                       WANTS_NUMBER, LATIN_LETTERS_PER_CJK, SCRIPT_MIN_LETTERS, SCRIPT_MIN_SHARE, _CLAUSE_SPLIT, _FILLER_PREFIXES, _FILLER_WORDS,
+                                       WANTS_NUMBER, LATIN_LETTERS_PER_CJK, SCRIPT_MIN_LETTERS, SCRIPT_MIN_SHARE,
+                                       SCRIPT_MIN_TEXT_SHARE, _CLAUSE_SPLIT, _FILLER_PREFIXES, _FILLER_WORDS,
                                        _KO_LONG_ENDINGS, _KO_PARTICLES, _KO_VERB_ENDINGS, _QUESTION_CUES)
 from rag.engines.offline.relations import _slot_term
 from rag.engines.offline.text import (_HAN, _HANGUL, _contains_phrase, _doc_text_for_grading, _is_number,
@@ -204,19 +205,20 @@ def _name_like(term: str, question: str) -> bool:
     return False
 
 
-_SENTENCE_BREAK = re.compile(r"[.!?。！？\n]+")
+_SENTENCE_BREAK = re.compile(r"[.!?](?=\s|$)|[。！？\n]")  # not the dot of "1.2m" or "v2.0"
 _LATIN_LETTER = re.compile(r"[A-Za-z]")
 
 
 @lru_cache(maxsize=20000)
 def text_scripts(text: str) -> frozenset[str]:
-    """The scripts ('ko' Hangul, 'zh' Han, 'en' Latin) in which some sentence of the text is mainly written.
+    """The scripts ('ko' Hangul, 'zh' Han, 'en' Latin) the text is written in, judged sentence by sentence.
 
-    Judged per sentence by the share of its letters (a Hangul syllable or a Han character counts as
-    rules.LATIN_LETTERS_PER_CJK Latin letters): a Chinese document that writes a few Korean names in brackets
-    ("海鸥号（갈매기호）") is not a text that could contain a Korean key term, and a Korean document that names an
-    English system ("TideBook") is not an English text. A sentence counts for a script when that script has at
-    least rules.SCRIPT_MIN_SHARE of its letters."""
+    A sentence is written in a script when that script has at least rules.SCRIPT_MIN_SHARE of its letters (a Hangul
+    syllable or a Han character counts as rules.LATIN_LETTERS_PER_CJK Latin letters); the text is written in a
+    script when such sentences hold at least rules.SCRIPT_MIN_TEXT_SHARE of its letters. So a Chinese document that
+    writes a few Korean names in brackets ("海鸥号（갈매기호）") is not a text that could contain a Korean key term,
+    a Korean document that names an English system ("TideBook") or has one English line is not an English text, and
+    a document with a Korean and an English half is both."""
     counts = []
     for sentence in _SENTENCE_BREAK.split(text):
         ko = len(_HANGUL.findall(sentence)) * LATIN_LETTERS_PER_CJK
@@ -226,14 +228,15 @@ def text_scripts(text: str) -> frozenset[str]:
             counts.append((ko, zh, en))
     # a fragment (a name in a table cell, "통영") says little about the language of the text: only sentences of
     # SCRIPT_MIN_LETTERS+ letters count, unless the text has no such sentence
-    long = [c for c in counts if sum(c) >= SCRIPT_MIN_LETTERS]
-    out: set[str] = set()
-    for ko, zh, en in long or counts:
+    counts = [c for c in counts if sum(c) >= SCRIPT_MIN_LETTERS] or counts
+    grand = sum(sum(c) for c in counts)
+    weight = {"ko": 0.0, "zh": 0.0, "en": 0.0}
+    for ko, zh, en in counts:
         total = ko + zh + en
         for name, n in (("ko", ko), ("zh", zh), ("en", en)):
             if n and n / total >= SCRIPT_MIN_SHARE:
-                out.add(name)
-    return frozenset(out)
+                weight[name] += total
+    return frozenset(k for k, w in weight.items() if grand and w / grand >= SCRIPT_MIN_TEXT_SHARE)
 
 
 def checkable_terms(terms: Sequence[str], question: str, text: str, cov: Coverage) -> tuple[list[str], float]:

@@ -282,6 +282,7 @@ COMPARED_SIDE_MIN = 0.5
 # character carries about as much as this many Latin letters (a word of 5-6 letters ~ 2 syllables)
 SCRIPT_MIN_SHARE = 0.4
 LATIN_LETTERS_PER_CJK = 2.5
+SCRIPT_MIN_TEXT_SHARE = 0.2  # ... and such sentences hold at least this share of the text's letters
 SCRIPT_MIN_LETTERS = 10  # a sentence shorter than this (in Latin-letter units) does not decide the script of a text
 
 # language, not tuned: the asked attribute of a question (coverage.asked_attribute) — the noun a value question word

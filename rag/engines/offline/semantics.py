@@ -58,16 +58,17 @@ _DATE_OR_TIME = re.compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b", re.I)
 
 
-# an amount: a number with a currency or a large-number word, or of 3+ digits (language, not tuned)
+# an amount: a number with a currency or a large-number word, or written with thousands separators (not a head count)
+# (language, not tuned)
 _AMOUNT = re.compile(r"[$€£¥₩]\s*\d|\d\s*(?:원|만|억|천|元|万|亿|千|韩元|美元|won|krw|usd|eur|dollars?|euros?|yuan|rmb|cny|"
-                     r"%|퍼센트|percent)|(?<![\d.,])\d{1,3}(?:,\d{3})+|(?<![\d.,])\d{3,}(?:\.\d+)?(?![\d])|"
+                     r"%|퍼센트|percent)|(?<![\d.,])\d{1,3}(?:,\d{3})+(?!\s*(?:명|人|people|persons))|"
                      r"[一二三四五六七八九十两百千万]+(?:元|万|亿)", re.I)
 
 
 def states_value(text: str, kind: str) -> bool:
     """Does the sentence state a value of the kind asked (``coverage.answer_kind``)? 'year': a year; 'amount' and
     'count': a number once the years, dates and clock times are set aside ("2023년에 제작했다" states no price),
-    and for an amount one with a currency or a large-number word, or of three or more digits ("남빛5호" is a name);
+    and for an amount one with a currency or a large-number word, or with thousands separators ("5호" is a name);
     any other kind: any stated number."""
     if kind == "year":
         return bool(_YEAR.search(text))
