@@ -104,10 +104,10 @@ class Grader:
         - the asked attribute (``asked_attribute``: "보상금" in "보상금을 얼마", "fee" in "what is the fee for …") is in
           none of its sentences or headings, where the document is written in the attribute's script (a document
           that speaks of the ship but not of its compensation does not say how much the compensation was);
-        - the question asks for a value (a year, an amount, a count; ``answer_kind``, else any number when
-          rules.WANTS_NUMBER) and none of its best-matching sentences — by meaning, and by key terms where they
-          are checkable — states a value of that kind ("how much did they pay" is not answered by "built in
-          2023")."""
+        - the question asks for a value (a year, an amount, a count; ``answer_kind``; else any number when
+          rules.WANTS_NUMBER and the document is judged partly by meaning) and none of its best-matching sentences
+          — by meaning, and by key terms where they are checkable, each with the sentence after it — states a
+          value of that kind ("how much did they pay" is not answered by "built in 2023")."""
         attr = asked_attribute(question)
         if attr:
             headings = " ".join(dict.fromkeys(u.heading for u in ev.units if u.heading))
@@ -118,8 +118,8 @@ class Grader:
             if apart:
                 return apart
         kind = answer_kind(question)
-        if not kind and not WANTS_NUMBER.search(_norm(question)):
-            return ""
+        if not kind and not (share < 1.0 and WANTS_NUMBER.search(_norm(question))):
+            return ""  # any value ("몇 m", "when"): checked only where the document is judged (partly) by meaning
         if not len(ev.units):
             return ""
         top = {int(j) for j in np.argsort(-ev.scores)[:VALUE_EVIDENCE_TOP] if ev.scores[j] > 0}
@@ -128,6 +128,9 @@ class Grader:
             lex = np.asarray([coverage_of(terms, f"{u.heading}\n{u.text}").score if terms else 0.0
                               for u in ev.units])
             top |= {int(j) for j in np.argsort(-lex)[:VALUE_EVIDENCE_TOP] if lex[j] > 0}
+        # the sentence after a best match too, under the same heading: a table row under its header, the value
+        # after "the fees are as follows:"
+        top |= {j + 1 for j in top if j + 1 < len(ev.units) and ev.units[j + 1].heading == ev.units[j].heading}
         if any(states_value(ev.units[j].text, kind) for j in top):
             return ""
         what = {"year": "a year", "amount": "an amount", "count": "a count"}.get(kind, "a value")
