@@ -167,3 +167,20 @@ def test_quality_reason_names_the_rule_that_held_a_document(kb, engine):
         assert "held at ambiguous: the sentences that state '비용'" in quality.reason, quality.reason
     assert quality.score < 0.6 or any(g.label == "correct" and d.source != "bus_fleet_ko.md"
                                       for d, g in zip(docs, grades)), quality.reason
+
+
+# ---- 5. a month written as a number in the question is found as a month name in another language -------------------
+@pytest.mark.parametrize("question, text, found", [
+    ("2025년 10월 장애 때 지연된 신청은 몇 건이었어?", "From 13 to 16 October 2025, about 1,240 requests waited.", True),
+    ("2025年10月的故障影响了多少本书？", "In Oct. 2025 the kiosks failed.", True),
+    ("2025년 10월 장애 때 지연된 신청은 몇 건이었어?", "2025年10月，系统出现故障。", True),
+    ("2025년 10월 장애 때 지연된 신청은 몇 건이었어?", "In September 2025 the kiosks failed 10 times.", True),  # "10" as written
+    ("2025년 10월 장애 때 지연된 신청은 몇 건이었어?", "In September 2025 the kiosks failed.", False),
+])
+def test_month_of_the_question_is_found_in_another_language(question, text, found):
+    from rag.engines.offline.coverage import coverage_of, credit_months, question_terms
+
+    terms, _ = question_terms(question)
+    assert "10" in terms
+    cov = credit_months(question, text, coverage_of(terms, text))
+    assert (cov.credit["10"] > 0) is found, cov.how

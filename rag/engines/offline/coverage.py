@@ -337,3 +337,26 @@ def answer_kind(question: str) -> str:
 
 def term_script(term: str) -> str:
     return "ko" if _HANGUL.search(term) else "zh" if _HAN.search(term) else "en"
+
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_ASKED_MONTH = re.compile(r"(?<![\d.])(1[0-2]|0?[1-9])\s*(?:월|月)")
+
+
+def credit_months(question: str, text: str, cov: Coverage) -> Coverage:
+    """A month of the question written as a number ("10월", "10月") is found in a text that names the same month in
+    another language ("October", "Oct", "10월", "10月"): the number is then not missing (language, not tuned)."""
+    months = {str(int(m.group(1))) for m in _ASKED_MONTH.finditer(question)}
+    if not months:
+        return cov
+    norm = prepared_text(text).norm
+    for t in cov.terms:
+        if t in months and cov.credit.get(t, 0.0) <= 0:
+            n = int(t)
+            name = _MONTHS[n - 1]
+            forms = (f"{n}월", f"{n} 월", f"{n}月", f"{n} 月")
+            if (re.search(rf"(?<![a-z]){name[:3]}(?:{name[3:]}|\.)?(?![a-z])", norm)
+                    or any(f in norm for f in forms)):
+                cov.credit[t], cov.how[t] = 1.0, f"via month '{name}'"
+    return cov

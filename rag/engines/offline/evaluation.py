@@ -1,7 +1,8 @@
 """evaluate: context quality 0..1 of the graded documents together."""
 from __future__ import annotations
 
-from rag.engines.offline.coverage import Coverage, _fact_coverage, checkable_terms, coverage_of, question_terms
+from rag.engines.offline.coverage import (Coverage, _fact_coverage, checkable_terms, coverage_of, credit_months,
+                                          question_terms)
 from rag.engines.offline.relations import asked_relations, graph_path
 from rag.engines.offline.rules import GRAPH_QUALITY_FLOOR, SEMANTIC_FILL
 from rag.engines.offline.text import _doc_text_for_grading, _is_number, _label_of, _quote
@@ -37,7 +38,7 @@ class ContextEvaluator:
                 checkable |= set(terms)
             else:
                 text = _doc_text_for_grading(docs[i])
-                cov = coverage_of(terms, text)
+                cov = credit_months(question, text, coverage_of(terms, text))
                 checkable |= set(checkable_terms(terms, question, text, cov)[0])
                 sem_best = max(sem_best, s * evidence[i].best_score)
             for t in terms:

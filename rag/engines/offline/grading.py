@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from rag.engines.offline.coverage import (Coverage, _fact_coverage, answer_kind, asked_attribute, checkable_terms,
-                                          coverage_of, prepared_text, question_terms, term_script, text_scripts)
+                                          coverage_of, credit_months, prepared_text, question_terms, term_script, text_scripts)
 from rag.engines.offline.rules import (BELOW_CORRECT, COOCCUR_MIN_SHARE, COOCCUR_WINDOW, GRAPH_FACT_WEIGHTS, INCORRECT_SCORE_CAP, VALUE_EVIDENCE_TOP,
                                        WANTS_NUMBER,
                                        MISSING_NUMBER_AMBIGUOUS_SHARE, SEMANTIC_FILL, SEMANTIC_STRONG)
@@ -47,7 +47,7 @@ class Grader:
         r = self.rules
         terms, focus = question_terms(question)
         text = _doc_text_for_grading(doc)
-        cov = coverage_of(terms, text, focus)
+        cov = credit_months(question, text, coverage_of(terms, text, focus))
         if doc.tool == "graph":
             return self._grade_fact(question, doc, terms, focus, cov)
         sim, _origin = self.similarity(question, doc)
@@ -62,7 +62,7 @@ class Grader:
         # lexical evidence counts only for the key terms this text could contain as written (a Korean word is no
         # evidence for or against an English sentence); the rest of the judgement is the semantic signal
         check, share = checkable_terms(terms, question, text, cov)
-        lex = coverage_of(check, text, focus) if check else Coverage([], {}, {}, focus)
+        lex = credit_months(question, text, coverage_of(check, text, focus)) if check else Coverage([], {}, {}, focus)
         lex_score = lex.score if check else 0.0
         cov_eff = share * (lex_score + (1 - lex_score) * SEMANTIC_FILL * sem) + (1 - share) * sem
         sim_eff = share * sim_n + (1 - share) * sem
