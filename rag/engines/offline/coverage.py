@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from rag.engines.offline.rules import (COMPARISON_WORDS, _CLAUSE_SPLIT, _FILLER_PREFIXES, _FILLER_WORDS,
+from rag.engines.offline.rules import (ANSWER_KINDS, ATTRIBUTE_SKIP, COMPARISON_WORDS, INTENT_CUES, PROCEDURE_QUESTION,
+                                       WANTS_NUMBER, LATIN_LETTERS_PER_CJK, SCRIPT_MIN_LETTERS, SCRIPT_MIN_SHARE,
+                                       SCRIPT_MIN_TEXT_SHARE, _CLAUSE_SPLIT, _FILLER_PREFIXES, _FILLER_WORDS,
                                        _KO_LONG_ENDINGS, _KO_PARTICLES, _KO_VERB_ENDINGS, _QUESTION_CUES)
 from rag.engines.offline.relations import _slot_term
 from rag.engines.offline.text import (_HAN, _HANGUL, _contains_phrase, _doc_text_for_grading, _is_number,
@@ -214,30 +217,158 @@ def _name_like(term: str, question: str) -> bool:
     return False
 
 
+_SENTENCE_BREAK = re.compile(r"[.!?](?=\s|$)|[。！？\n]")  # not the dot of "1.2m" or "v2.0"
+_LATIN_LETTER = re.compile(r"[A-Za-z]")
+
+
+@lru_cache(maxsize=20000)
+def text_scripts(text: str) -> frozenset[str]:
+    """The scripts ('ko' Hangul, 'zh' Han, 'en' Latin) the text is written in, judged sentence by sentence.
+
+    A sentence is written in a script when that script has at least rules.SCRIPT_MIN_SHARE of its letters (a Hangul
+    syllable or a Han character counts as rules.LATIN_LETTERS_PER_CJK Latin letters); the text is written in a
+    script when such sentences hold at least rules.SCRIPT_MIN_TEXT_SHARE of its letters. So a Chinese document that
+    writes a few Korean names in brackets ("海鸥号（갈매기호）") is not a text that could contain a Korean key term,
+    a Korean document that names an English system ("TideBook") or has one English line is not an English text, and
+    a document with a Korean and an English half is both."""
+    counts = []
+    for sentence in _SENTENCE_BREAK.split(text):
+        ko = len(_HANGUL.findall(sentence)) * LATIN_LETTERS_PER_CJK
+        zh = len(_HAN.findall(sentence)) * LATIN_LETTERS_PER_CJK
+        en = len(_LATIN_LETTER.findall(sentence))
+        if ko + zh + en:
+            counts.append((ko, zh, en))
+    # a fragment (a name in a table cell, "통영") says little about the language of the text: only sentences of
+    # SCRIPT_MIN_LETTERS+ letters count, unless the text has no such sentence
+    counts = [c for c in counts if sum(c) >= SCRIPT_MIN_LETTERS] or counts
+    grand = sum(sum(c) for c in counts)
+    weight = {"ko": 0.0, "zh": 0.0, "en": 0.0}
+    for ko, zh, en in counts:
+        total = ko + zh + en
+        for name, n in (("ko", ko), ("zh", zh), ("en", en)):
+            if n and n / total >= SCRIPT_MIN_SHARE:
+                weight[name] += total
+    return frozenset(k for k, w in weight.items() if grand and w / grand >= SCRIPT_MIN_TEXT_SHARE)
+
+
 def checkable_terms(terms: Sequence[str], question: str, text: str, cov: Coverage) -> tuple[list[str], float]:
     """The key terms a text could contain as written, and their share of the question's content terms.
 
     A Korean word cannot be expected in an English or Chinese sentence (nor the other way round), so its absence
-    there is no evidence; numbers, names and words the text does contain always count. The share (0..1) says how
-    far lexical coverage can be trusted for this text; the rest is left to the semantic signal."""
-    latin_letters = len(_LATIN_WORD.findall(text))
-    other_letters = len(_CJK_OR_HANGUL.findall(text))
-    has_hangul = _HANGUL.search(text) is not None
-    has_han = _HAN.search(text) is not None
-    mostly_latin = latin_letters * 2 >= other_letters  # words vs CJK characters: a rough "written in English"
+    there is no evidence; numbers, names and words the text does contain always count. Whether the text is written
+    in a term's script is judged sentence by sentence (``text_scripts``), not by the presence of any one character
+    of that script. The share (0..1) says how far lexical coverage can be trusted for this text; the rest is left
+    to the semantic signal."""
+    scripts = text_scripts(text)
     out: list[str] = []
     for t in terms:
         if cov.credit.get(t, 0.0) > 0 or _is_number(t):
             ok = True
         elif _HANGUL.search(t):
-            ok = has_hangul
+            ok = "ko" in scripts
         elif _HAN.search(t):
-            ok = has_han
+            ok = "zh" in scripts
         else:
-            ok = mostly_latin or _name_like(t, question)
+            ok = "en" in scripts or _name_like(t, question)
         if ok:
             out.append(t)
     content = cov.content_terms
     if not content:
         return out, 1.0
     return out, sum(1 for t in content if t in out) / len(content)
+
+
+# the noun a value question word attaches to (language patterns, not tuned): Korean "X(은/는/이/가/을/를) [약] 얼마 / 몇",
+# English "how many X", "what is the … X of / for / on …", "how much is the X", Chinese "X是多少" / "多少个X"
+_KO_ASKED = re.compile(r"([가-힣A-Za-z0-9]+)\s+(?:[가-힣]{1,2}\s+)?(?=얼마(?!나)|몇)")
+_EN_HOW_MANY = re.compile(r"\bhow many ([a-z][a-z\-]+)")
+_EN_WHAT_THE = re.compile(r"\b(?:what|how much) (?:is|was|are|were) the ((?:[a-z\-]+ ){0,3}?[a-z\-]+?)"
+                          r"(?= of\b| for\b| on\b| in\b| at\b| to\b| from\b| per\b| charged\b| paid\b|\s*[?？]|\s*$)")
+_ZH_AFTER = re.compile(r"(?:多少|几)[个名张本台位件次辆艘座册种]([\u4e00-\u9fff]{2})(?=[？?。]|$)")
+_ZH_BEFORE = re.compile(r"([\u4e00-\u9fff]{2,}?)(?:是|为)(?:多少|几)(?!钱|元|块)")
+# "what is the maximum size of …": a measure word makes a "what is the X" question a value question
+_EN_MEASURE = re.compile(r"\b(?:maximum|minimum|max|min|total|average|largest|smallest|highest|lowest)\b")
+
+
+def _asks_intent(low: str) -> bool:
+    return any(re.search(cue, low) for cue in INTENT_CUES.values()) or bool(PROCEDURE_QUESTION.search(low))
+
+
+def _attribute_word(word: str) -> str:
+    terms = [t for t in (_stem(t) for t in key_terms(word)) if t]
+    return terms[-1] if terms else ""
+
+
+def asked_attribute(question: str) -> str:
+    """The attribute a value question asks for, in key-term form ("2025년 8월 … 1인당 보상금을 얼마 지급했나요?" →
+    "보상금"; "What is the maximum size of a pet carrier …" → "size"; "…的总预算是多少？" → "预算"), or "" when the
+    question has none (a unit or a kind of answer such as "몇 명", "how many days", "which company" is no
+    attribute; rules.ATTRIBUTE_SKIP)."""
+    q = unicodedata.normalize("NFKC", question)
+    low = q.lower()
+    if _asks_intent(low):
+        return ""  # a cause / procedure / comparison question is answered by a section, not by one value
+    candidates: list[str] = []
+    if _HANGUL.search(q):
+        for m in _KO_ASKED.finditer(q):
+            words = q[: m.end(1)].split()
+            # "관람객 수는 몇 명": a counter word ("수") names the unit, the noun before it the attribute
+            for w in reversed(words[-2:]):
+                t = _attribute_word(w)
+                if t and t not in ATTRIBUTE_SKIP and len(t) >= 2:
+                    candidates.append(t)
+                    break
+    m = _EN_HOW_MANY.search(low)
+    if m:
+        candidates.append(m.group(1))
+    m = _EN_WHAT_THE.search(low)
+    if m and (answer_kind(question) or WANTS_NUMBER.search(low) or _EN_MEASURE.search(m.group(1))):
+        candidates.append(m.group(1).split()[-1])
+    if _HAN.search(q):
+        m = _ZH_AFTER.search(q)
+        if m and m.group(1) not in ATTRIBUTE_SKIP:
+            candidates.append(m.group(1))
+        for m in _ZH_BEFORE.finditer(q):
+            run = re.split(r"[的之]", m.group(1))[-1]
+            if len(run) >= 2 and run[-2:] not in ATTRIBUTE_SKIP and not run[-2:].startswith("每"):
+                candidates.append(run[-2:])
+    for t in candidates:
+        if t and t not in ATTRIBUTE_SKIP and t not in _FILLER_WORDS and not _is_number(t):
+            return t
+    return ""
+
+
+def answer_kind(question: str) -> str:
+    """'year', 'amount' or 'count' when the question asks for a value of that kind (rules.ANSWER_KINDS), else ''."""
+    low = unicodedata.normalize("NFKC", question).lower()
+    for name, pattern in ANSWER_KINDS:
+        if pattern.search(low):
+            return name
+    return ""
+
+
+def term_script(term: str) -> str:
+    return "ko" if _HANGUL.search(term) else "zh" if _HAN.search(term) else "en"
+
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_ASKED_MONTH = re.compile(r"(?<![\d.])(1[0-2]|0?[1-9])\s*(?:월|月)")
+
+
+def credit_months(question: str, text: str, cov: Coverage) -> Coverage:
+    """A month of the question written as a number ("10월", "10月") is found in a text that names the same month in
+    another language ("October", "Oct", "10월", "10月"): the number is then not missing (language, not tuned)."""
+    months = {str(int(m.group(1))) for m in _ASKED_MONTH.finditer(question)}
+    if not months:
+        return cov
+    norm = prepared_text(text).norm
+    for t in cov.terms:
+        if t in months and cov.credit.get(t, 0.0) <= 0:
+            n = int(t)
+            name = _MONTHS[n - 1]
+            forms = (f"{n}월", f"{n} 월", f"{n}月", f"{n} 月")
+            if (re.search(rf"(?<![a-z]){name[:3]}(?:{name[3:]}|\.)?(?![a-z])", norm)
+                    or any(f in norm for f in forms)):
+                cov.credit[t], cov.how[t] = 1.0, f"via month '{name}'"
+    return cov

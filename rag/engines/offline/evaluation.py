@@ -1,7 +1,8 @@
 """evaluate: context quality 0..1 of the graded documents together."""
 from __future__ import annotations
 
-from rag.engines.offline.coverage import Coverage, _fact_coverage, checkable_terms, coverage_of, question_terms
+from rag.engines.offline.coverage import (Coverage, _fact_coverage, checkable_terms, coverage_of, credit_months,
+                                          question_terms)
 from rag.engines.offline.relations import asked_relations, graph_path
 from rag.engines.offline.rules import GRAPH_QUALITY_FLOOR, SEMANTIC_FILL
 from rag.engines.offline.text import _doc_text_for_grading, _is_number, _label_of, _quote
@@ -37,7 +38,7 @@ class ContextEvaluator:
                 checkable |= set(terms)
             else:
                 text = _doc_text_for_grading(docs[i])
-                cov = coverage_of(terms, text)
+                cov = credit_months(question, text, coverage_of(terms, text))
                 checkable |= set(checkable_terms(terms, question, text, cov)[0])
                 sem_best = max(sem_best, s * evidence[i].best_score)
             for t in terms:
@@ -76,4 +77,23 @@ class ContextEvaluator:
                       f"{union:.2f}) = {quality:.2f} ({n_correct} correct, {n_amb} ambiguous of {len(docs)})")
         if missing:
             reason += f"; not covered: {_quote(missing, 4)}"
+        capped = _capped_reasons(grades)
+        if capped:
+            # glass box: the grading rule that kept a document below "correct" although its score passed
+            reason += "; held at ambiguous: " + "; ".join(capped)
         return Quality(min(1.0, quality), reason)
+
+
+# reasons of grading rules that hold a document at "ambiguous" whatever its score (grading.Grader._asked_value_missing)
+_CAP_MARKERS = ("the asked attribute", "the sentences that state", "asks for a", "asks for an")
+
+
+def _capped_reasons(grades: list[Grade]) -> list[str]:
+    out: list[str] = []
+    for g in grades or []:
+        if g is None or g.label != "ambiguous" or "→ ambiguous: " not in g.reason:
+            continue
+        why = g.reason.rsplit("→ ambiguous: ", 1)[1]
+        if why.startswith(_CAP_MARKERS) and why not in out:
+            out.append(why)
+    return out[:2]

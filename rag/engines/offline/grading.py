@@ -3,14 +3,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from rag.engines.offline.coverage import Coverage, _fact_coverage, checkable_terms, coverage_of, question_terms
-from rag.engines.offline.rules import (BELOW_CORRECT, GRAPH_FACT_WEIGHTS, INCORRECT_SCORE_CAP, VALUE_EVIDENCE_TOP,
+from rag.engines.offline.coverage import (Coverage, _fact_coverage, answer_kind, asked_attribute, checkable_terms,
+                                          coverage_of, credit_months, prepared_text, question_terms, term_script, text_scripts)
+from rag.engines.offline.rules import (BELOW_CORRECT, COOCCUR_MIN_SHARE, COOCCUR_WINDOW, GRAPH_FACT_WEIGHTS, INCORRECT_SCORE_CAP, VALUE_EVIDENCE_TOP,
                                        WANTS_NUMBER,
                                        MISSING_NUMBER_AMBIGUOUS_SHARE, SEMANTIC_FILL, SEMANTIC_STRONG)
-from rag.engines.offline.semantics import states_number
+from rag.engines.offline.semantics import states_value
 from rag.engines.offline.temporal import freshness_requirement
 from rag.engines.offline.relations import asked_relations
-from rag.engines.offline.text import _contains_phrase, _doc_text_for_grading, _norm, _quote, _specific
+from rag.engines.offline.text import _contains_phrase, _doc_text_for_grading, _is_number, _norm, _quote, _specific
 from rag.types import Grade, Retrieved
 
 
@@ -46,7 +47,7 @@ class Grader:
         r = self.rules
         terms, focus = question_terms(question)
         text = _doc_text_for_grading(doc)
-        cov = coverage_of(terms, text, focus)
+        cov = credit_months(question, text, coverage_of(terms, text, focus))
         if doc.tool == "graph":
             return self._grade_fact(question, doc, terms, focus, cov)
         sim, _origin = self.similarity(question, doc)
@@ -61,7 +62,7 @@ class Grader:
         # lexical evidence counts only for the key terms this text could contain as written (a Korean word is no
         # evidence for or against an English sentence); the rest of the judgement is the semantic signal
         check, share = checkable_terms(terms, question, text, cov)
-        lex = coverage_of(check, text, focus) if check else Coverage([], {}, {}, focus)
+        lex = credit_months(question, text, coverage_of(check, text, focus)) if check else Coverage([], {}, {}, focus)
         lex_score = lex.score if check else 0.0
         cov_eff = share * (lex_score + (1 - lex_score) * SEMANTIC_FILL * sem) + (1 - share) * sem
         sim_eff = share * sim_n + (1 - share) * sem
@@ -90,15 +91,84 @@ class Grader:
                    else f"coverage {cov_eff:.2f} < {r.correct_coverage}")
         else:
             label, why = "incorrect", f"score {score:.2f} < {r.ambiguous_score}"
-        if label == "correct" and share < 1.0 and WANTS_NUMBER.search(_norm(question)):
-            # judged (partly) by meaning and asked for a value: a sentence that matches it must state one
-            # ("how much is the licence" is not answered by "licensed per deployment")
-            top = [j for j in np.argsort(-ev.scores)[:VALUE_EVIDENCE_TOP] if ev.scores[j] > 0]
-            if not any(states_number(ev.units[j].text) for j in top):
-                label, why = "ambiguous", (f"asks for a value and none of its {len(top)} best-matching sentences "
-                                           "states one")
+        if label == "correct":
+            demoted = self._asked_value_missing(question, text, ev, check, share)
+            if demoted:
+                label, why = "ambiguous", demoted
                 score = min(score, r.correct_score - BELOW_CORRECT)
         return Grade(label=label, score=round(score, 3), reason=f"{basis} → {label}: {why}")
+
+    def _asked_value_missing(self, question: str, text: str, ev, check: list[str], share: float) -> str:
+        """Why a document that looks correct does not answer what is asked ("" when it does):
+
+        - the asked attribute (``asked_attribute``: "보상금" in "보상금을 얼마", "fee" in "what is the fee for …") is in
+          none of its sentences or headings, where the document is written in the attribute's script (a document
+          that speaks of the ship but not of its compensation does not say how much the compensation was);
+        - the question asks for a value (a year, an amount, a count; ``answer_kind``; else any number when
+          rules.WANTS_NUMBER and the document is judged partly by meaning) and none of its best-matching sentences
+          — by meaning, and by key terms where they are checkable, each with the sentence after it — states a
+          value of that kind ("how much did they pay" is not answered by "built in 2023")."""
+        attr = asked_attribute(question)
+        if attr:
+            headings = " ".join(dict.fromkeys(u.heading for u in ev.units if u.heading))
+            where = f"{text}\n{headings}"
+            if prepared_text(where).match(attr)[0] <= 0 and term_script(attr) in text_scripts(text):
+                return f"the asked attribute '{attr}' is in none of its sentences"
+            apart = self._stated_apart(question, attr, ev, check)
+            if apart:
+                return apart
+        kind = answer_kind(question)
+        if not kind and not (share < 1.0 and WANTS_NUMBER.search(_norm(question))):
+            return ""  # any value ("몇 m", "when"): checked only where the document is judged (partly) by meaning
+        if not len(ev.units):
+            return ""
+        top = {int(j) for j in np.argsort(-ev.scores)[:VALUE_EVIDENCE_TOP] if ev.scores[j] > 0}
+        if share > 0 and check:
+            terms = [t for t in check if not _is_number(t)]
+            lex = np.asarray([coverage_of(terms, f"{u.heading}\n{u.text}").score if terms else 0.0
+                              for u in ev.units])
+            top |= {int(j) for j in np.argsort(-lex)[:VALUE_EVIDENCE_TOP] if lex[j] > 0}
+        # the sentence after a best match too, under the same heading: a table row under its header, the value
+        # after "the fees are as follows:"
+        top |= {j + 1 for j in top if j + 1 < len(ev.units) and ev.units[j + 1].heading == ev.units[j].heading}
+        if any(states_value(ev.units[j].text, kind) for j in top):
+            return ""
+        what = {"year": "a year", "amount": "an amount", "count": "a count"}.get(kind, "a value")
+        return f"asks for {what} and none of its {len(top)} best-matching sentences states one"
+
+    def _stated_apart(self, question: str, attr: str, ev, check: list[str]) -> str:
+        """The sentences that state the asked attribute ("坞修费用约为 3.4 亿韩元") must be about what the question
+        names: read with their headings (document title, section) and rules.COOCCUR_WINDOW sentences either side (same section),
+        they must contain the question's numbers and most of its other key terms that the chunk contains
+        (rules.COOCCUR_MIN_SHARE). A chunk that covers the question only when its sentences are pooled — the cost is
+        stated for one ship, the question names another — is at most ambiguous. Only where the attribute is
+        written in the chunk (lexical evidence); "" when the rule does not fire."""
+        units = ev.units
+        holders = [j for j, u in enumerate(units) if prepared_text(u.text).match(attr)[0] > 0]
+        if not holders:
+            return ""
+        subject = [t for t in check if t != attr and not prepared_text(attr).match(t)[0] > 0
+                   and not _contains_phrase(_norm(attr), t)]
+        full = coverage_of(subject, "\n".join([u.heading for u in units] + [u.text for u in units]))
+        named = [t for t in subject if full.credit.get(t, 0.0) > 0]
+        if not named:
+            return ""
+        numbers = [t for t in named if _is_number(t)]
+        others = [t for t in named if not _is_number(t)]
+        best_missing: list[str] | None = None
+        for j in holders:
+            lo, hi = max(0, j - COOCCUR_WINDOW), min(len(units), j + COOCCUR_WINDOW + 1)
+            # the neighbours under the same heading only: the next section is about something else
+            around = "\n".join([units[j].heading] + [u.text for u in units[lo:hi] if u.heading == units[j].heading])
+            cov = coverage_of(named, around)
+            missing = [t for t in named if cov.credit.get(t, 0.0) <= 0]
+            got_others = sum(1 for t in others if cov.credit.get(t, 0.0) > 0)
+            if not any(t in missing for t in numbers) and (not others or got_others >= COOCCUR_MIN_SHARE * len(others)):
+                return ""
+            if best_missing is None or len(missing) < len(best_missing):
+                best_missing = missing
+        return (f"the sentences that state '{attr}' do not name {_quote(best_missing or [], 4)} (named elsewhere in "
+                "the chunk)")
 
     def _grade_fact(self, question: str, doc: Retrieved, terms: list[str], focus: set[str], cov: Coverage) -> Grade:
         """A graph fact: does it touch an entity of the question, and is its relation one the question asks?"""

@@ -276,3 +276,35 @@ COMPARED_JOIN = re.compile(r"(?<=[가-힣A-Za-z0-9])(?:와|과|하고|이랑|랑
 # a comparison side is matched when its best sentence's semantic score reaches this (chosen: SEMANTIC_STRONG's scale,
 # checked on the comparison documents written for tests/test_judgement_procedure.py)
 COMPARED_SIDE_MIN = 0.5
+
+# Checkability of a key term in a text (coverage.text_scripts), language, not tuned: a text "is written in" a script
+# when one of its sentences has at least this share of its letters in that script; a Hangul syllable or a Han
+# character carries about as much as this many Latin letters (a word of 5-6 letters ~ 2 syllables)
+SCRIPT_MIN_SHARE = 0.4
+LATIN_LETTERS_PER_CJK = 2.5
+SCRIPT_MIN_TEXT_SHARE = 0.2  # ... and such sentences hold at least this share of the text's letters
+SCRIPT_MIN_LETTERS = 10  # a sentence shorter than this (in Latin-letter units) does not decide the script of a text
+
+# language, not tuned: the asked attribute of a question (coverage.asked_attribute) — the noun a value question word
+# attaches to ("보상금을 얼마", "how many seats", "what is the fee for …", "总预算是多少"). Words that only name the unit or
+# the kind of the answer (a count, a time span, "people") are not attributes: the answer states them as a unit.
+ATTRIBUTE_SKIP = frozenset(
+    "수 것 명 개 건 번 회 시 분 초 살 일 년 월 곳 가지 정도 약 총 모두 평균 최대 최소 대략 "
+    "day days week weeks month months year years hour hours minute minutes second seconds time times people person "
+    "persons percent one ones kind kinds type types number amount total setting settings parameter parameters "
+    "value values detail details information option options requirement requirements rule rules condition conditions "
+    "时间 人数 数量 一共 总共 每年 每月 每天 每人 每次".split())
+# language: value questions by the kind of value the answer must state (grading's answer-type check): an amount or a
+# count needs a number that is not only a year or a date; a year needs a year. Checked in the order given.
+ANSWER_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("year", re.compile(r"\b(?:what|which) year\b|\bin what year\b|몇\s*년도|몇\s*년에|어느\s*해|哪一年|哪年|几几年|何年")),
+    ("amount", re.compile(r"\bhow much\b(?! time)|\bwhat (?:is|was|are|were) the (?:[\w\-]+ )*?(?:price|cost|fee|fare|charge|"
+                          r"budget|rate)s?\b|얼마(?!나)|多少钱|多少元|费用是多少|价格是多少|预算是多少")),
+    ("count", re.compile(r"\bhow many\b|몇\s*(?:명|개|건|대|권|척|석|곳|회|번|마리|가지|점|부|장|편|차례)|"
+                         r"多少(?:个|人|名|张|本|台|位|件|次|辆|艘|座|册)|几(?:个|名|张|本|台|位|件|次|辆|艘|座|册)")),
+)
+# grading (Grader._stated_apart), chosen, not tuned: a sentence that states the asked attribute is read with its
+# headings and this many sentences either side; it must contain every number of the question the chunk contains and
+# at least this share of the chunk's other matching key terms (else the chunk covers the question only when pooled)
+COOCCUR_WINDOW = 2
+COOCCUR_MIN_SHARE = 0.67

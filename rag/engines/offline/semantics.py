@@ -49,6 +49,36 @@ def states_number(text: str) -> bool:
     return bool(STATED_NUMBER.search(text))
 
 
+# a year, a date or a clock time: a number that dates something and measures nothing (language, not tuned)
+_YEAR = re.compile(r"(?<![\d.,])(?:1[89]|20)\d{2}(?!\d|[.,]\d)")
+_DATE_OR_TIME = re.compile(
+    r"(?<![\d.,])(?:1[89]|20)\d{2}\s*(?:년|年|[-./])?|(?<![\d.,])\d{1,2}\s*(?:월|月)\s*(?:\d{1,2}\s*(?:일|日|号))?|"
+    r"(?<![\d.,])\d{1,2}\s*(?:일|日|号)(?![\d])|(?<![\d.,])\d{1,2}:\d{2}(?::\d{2})?|"
+    r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b", re.I)
+
+
+# an amount: a number with a currency or a large-number word, or written with thousands separators (not a head count)
+# (language, not tuned)
+_AMOUNT = re.compile(r"[$€£¥₩]\s*\d|\d\s*(?:원|만|억|천|元|万|亿|千|韩元|美元|won|krw|usd|eur|dollars?|euros?|yuan|rmb|cny|"
+                     r"%|퍼센트|percent)|(?<![\d.,])\d{1,3}(?:,\d{3})+(?!\s*(?:명|人|people|persons))|"
+                     r"[一二三四五六七八九十两百千万]+(?:元|万|亿)", re.I)
+
+
+def states_value(text: str, kind: str) -> bool:
+    """Does the sentence state a value of the kind asked (``coverage.answer_kind``)? 'year': a year; 'amount' and
+    'count': a number once the years, dates and clock times are set aside ("2023년에 제작했다" states no price),
+    and for an amount one with a currency or a large-number word, or with thousands separators ("5호" is a name);
+    any other kind: any stated number."""
+    if kind == "year":
+        return bool(_YEAR.search(text))
+    if kind == "amount":
+        return bool(_AMOUNT.search(_DATE_OR_TIME.sub(" ", text)))
+    if kind == "count":
+        return bool(STATED_NUMBER.search(_DATE_OR_TIME.sub(" ", text)))
+    return states_number(text)
+
+
 def question_intents(question: str) -> set[str]:
     """'cause' / 'procedure' / 'comparison' when the question asks for one (language cues, rules.INTENT_CUES)."""
     q = question.lower()
