@@ -9,7 +9,7 @@ from rag.engines.offline.coverage import checkable_terms, coverage_of, question_
 from rag.engines.offline.gapfill import compose_gaps, describe
 from rag.engines.offline.relations import asked_relations, graph_path
 from rag.engines.offline.rules import WANTS_NUMBER
-from rag.engines.offline.selection import Candidate
+from rag.engines.offline.selection import Candidate, why_quoted
 from rag.engines.offline.text import (_clean_sentence, _cite_label, _contains_phrase, _label_of, _norm, _quote,
                                       _sentences, language_of)
 from rag.engines.offline.vocabulary import FRAMES
@@ -99,6 +99,7 @@ class Answerer:
                   f"{picked_cov.summary()}; semantic match {semantic:.2f}")
         if picked[0].scoped:
             reason += f"; section '{picked[0].heading}' answers the kind of question asked"
+        reason += "; " + why_quoted(question, picked)
         return Answer(text, citations, False, reason, context=self._context(pool), prompt=template)
 
     def _generate_graph_answer(self, question: str, docs: list[Retrieved], grades: list[Grade] | None, lang: str,
