@@ -31,18 +31,32 @@ class Candidate:
     semantic: float  # 0..1 semantic match of this sentence
     heading: str  # the section the sentence sits under
     scoped: bool  # under a heading of the kind the question asks (cause / procedure / comparison)
-    listed: bool = False  # a list item (a numbered or bulleted line) of its document
+    listed: int = 0  # a list item (a numbered or bulleted line) of its document: its list (1, 2 …); 0 when not one
     fits: int = NONE  # how well it states the value the question asks for (answertype.STRONG / WEAK / OTHER / NONE)
     causal: bool = False  # states a cause (because / 때문 / 因此 …) and the question asks for one
     why: str = "best match"  # why it was quoted (the answer's trace reason)
 
 
-_LIST_LINE = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.+?)\s*$", re.M)
+_LIST_LINE = re.compile(r"^\s*([-*•]|\d+[.)])\s+(.+?)\s*$")
 
 
-def _list_items(text: str) -> set[str]:
-    """The texts of the list items of a document (markers removed, spaces collapsed)."""
-    return {" ".join(m.group(1).split()) for m in _LIST_LINE.finditer(text)}
+def _list_items(text: str) -> dict[str, int]:
+    """The texts of the list items of a document (markers removed, spaces collapsed) → the list they belong to:
+    consecutive lines with the same kind of marker ("-", "1.", "1)") form one list, so a plain-text document's
+    numbered section titles ("1. Loans", "2. Fees") are not read as steps of the list under them."""
+    items: dict[str, int] = {}
+    run, kind = 0, None
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        m = _LIST_LINE.match(line)
+        marker = None if m is None else ("bullet" if m.group(1) in "-*•" else "num" + m.group(1)[-1])
+        if marker != kind:
+            run += 1
+            kind = marker
+        if m is not None:
+            items.setdefault(" ".join(m.group(2).split()), run)
+    return items
 
 
 def _score_over(cov: Coverage, terms: Sequence[str]) -> float:
@@ -123,7 +137,7 @@ class EvidenceSelector:
                 if scoped and (lex > 0 or sem > SECTION_BONUS_MIN_SEMANTIC):
                     rank += INTENT_HEADING_BONUS
                 ranked.append(Candidate(rank - 0.01 * pos, pos, j, unit.text, cov, sem, unit.section, scoped,
-                                        " ".join(unit.text.split()) in items, fits, causal))
+                                        items.get(" ".join(unit.text.split()), 0), fits, causal))
         # Equal rank in one document: the shorter sentence states the fact more directly
         # ("연차 휴가는 입사 1년 후 15일이다" over a long sentence about the first year's exception).
         ranked.sort(key=lambda c: (-round(c.rank, 6), c.pos, len(c.text)))
@@ -149,15 +163,24 @@ class EvidenceSelector:
     def _procedure_steps(ranked: list[Candidate]) -> list[Candidate]:
         """A procedure question: the list (2+ items under one heading of one document) whose best item ranks
         highest, quoted whole in document order — the steps, not the one step that matches best."""
-        groups: dict[tuple[int, str], list[Candidate]] = {}
+        groups: dict[tuple[int, str, int], list[Candidate]] = {}
         for c in ranked:
             if c.listed:
-                groups.setdefault((c.pos, c.heading), []).append(c)
+                groups.setdefault((c.pos, c.heading, c.listed), []).append(c)
         lists = [g for g in groups.values() if len(g) >= 2]
         if not lists:
             return []
-        best = max(lists, key=lambda g: g[0].rank)  # ranked is sorted: g[0] is the group's best item
-        if best[0].rank < PROCEDURE_LIST_SHARE * ranked[0].rank:
+        at = {(c.pos, c.index): c for c in ranked}
+
+        def score(g: list[Candidate]) -> float:
+            """The list's best item, or the line that leads into it ("상호대차 신청 절차", "Steps:"), whichever
+            ranks higher: a plain-text document's section title is the line just above its list."""
+            start = min(c.index for c in g)
+            lead = [at[(g[0].pos, k)].rank for k in (start - 2, start - 1) if (g[0].pos, k) in at]
+            return max([g[0].rank] + lead)  # ranked is sorted: g[0] is the group's best item
+
+        best = max(lists, key=score)
+        if score(best) < PROCEDURE_LIST_SHARE * ranked[0].rank:
             return []
         return sorted(best, key=lambda c: c.index)[:PROCEDURE_MAX_STEPS]
 
