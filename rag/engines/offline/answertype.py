@@ -42,10 +42,18 @@ UNIT_WORDS: dict[str, tuple[str, ...]] = {
     "length": ("km", "m", "cm", "mm", "미터", "킬로미터", "米", "公里", "meters", "metres", "kilometers", "kilometres"),
     "weight": ("kg", "g", "t", "톤", "킬로그램", "그램", "吨", "公斤", "千克", "克", "tons", "tonnes", "kilograms"),
     "times": ("회", "번", "차례", "次", "遍", "times"),
-    "item": ("개", "건", "권", "대", "척", "곳", "개소", "장", "편", "종", "개국", "个", "個", "件", "本", "册", "冊", "台",
-             "艘", "张", "張", "家", "座", "项", "項", "种", "種", "套", "items", "cases", "books", "copies", "units",
-             "pieces", "requests", "orders", "bookings", "tickets", "seats", "vessels", "ships", "sites", "branches"),
+    # counters of things: what is counted ("9,600 册" are books, "4 台" machines), so "how many books" is not
+    # answered by a count of machines; "개 / 个 / items" count anything
+    "volume": ("권", "册", "冊", "本", "books", "volumes", "copies"),
+    "machine": ("대", "台", "臺", "machines", "units", "vehicles", "devices", "kiosks", "gates"),
+    "case": ("건", "件", "笔", "筆", "cases", "requests", "orders", "bookings", "reservations", "reports", "complaints",
+             "transactions", "applications"),
+    "vessel": ("척", "艘", "vessels", "ships", "boats", "ferries"),
+    "site": ("곳", "개소", "家", "座", "所", "sites", "branches", "stores", "shops", "locations", "offices"),
+    "item": ("개", "장", "편", "종", "개국", "个", "個", "张", "張", "项", "項", "种", "種", "套", "items", "pieces",
+             "tickets", "seats", "kinds", "types"),
 }
+COUNTED = frozenset({"volume", "machine", "case", "vessel", "site", "item"})
 DURATION_UNITS = frozenset({"day", "week", "month", "yearspan", "hour", "minute", "second"})
 _CURRENCY_SIGN = "$€£¥₩"
 
@@ -242,10 +250,10 @@ def fit(asked: AskedType, sentence: str, values: list[Value] | None = None) -> i
             if not strong and asked.kinds & {"money", "percent"} and not asked.units:
                 strong = False
             best = max(best, STRONG if strong else WEAK)
-        elif v.unit in asked.units:
-            return STRONG
-        elif not v.unit:
-            best = max(best, WEAK)
+        elif v.unit in asked.units or ("item" in asked.units and v.unit in COUNTED):
+            return STRONG  # "몇 개" / "how many items" is answered by a count of anything
+        elif not v.unit or (v.unit == "item" and asked.units & COUNTED):
+            best = max(best, WEAK)  # a bare number, or "개 / 个" for a count of books
     return best
 
 

@@ -131,9 +131,9 @@ class EvidenceSelector:
                 elif wants_value and on_topic and _STATED_NUMBER.search(unit.text):
                     rank += VALUE_BONUS
                 causal = asked.cause and states_cause(unit.text)
-                if causal and (lex > 0 or sem > SECTION_BONUS_MIN_SEMANTIC):
-                    rank += CAUSE_BONUS
                 scoped = bool(intents) and heading_matches(unit.section, intents)
+                if causal and not scoped and (lex > 0 or sem > SECTION_BONUS_MIN_SEMANTIC):
+                    rank += CAUSE_BONUS  # a heading of the cause section already says so (INTENT_HEADING_BONUS)
                 if scoped and (lex > 0 or sem > SECTION_BONUS_MIN_SEMANTIC):
                     rank += INTENT_HEADING_BONUS
                 ranked.append(Candidate(rank - 0.01 * pos, pos, j, unit.text, cov, sem, unit.section, scoped,
@@ -243,7 +243,8 @@ class EvidenceSelector:
             return chosen
 
         def states(c: Candidate) -> bool:
-            return c.fits == STRONG if asked.kinds else c.causal
+            # a cause: a causal connective, or a sentence under a cause heading (the heading says it is one)
+            return c.fits == STRONG if asked.kinds else (c.causal or c.scoped)
 
         top = ranked[0]
         if any(states(c) for c in chosen):
@@ -261,6 +262,8 @@ class EvidenceSelector:
         for c in ranked:
             if not states(c) or c in chosen:
                 continue
+            if not asked.kinds and c.pos != chosen[0].pos:
+                continue  # a cause stated in another document is another event's cause
             if c.rank >= TYPE_WINDOW_SHARE * top.rank:
                 c.why = f"states the asked {asked.label}"
                 return ([c] + chosen)[: self.rules.max_evidence]
