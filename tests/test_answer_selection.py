@@ -54,6 +54,9 @@ def test_a_question_without_a_value_asks_for_no_type():
     ("Which year did the loyalty app go live?", "The app has three screens.", NONE),
     ("年卡每年多少钱？", "The annual card costs 45,000 KRW.", STRONG),
     ("How many loaves were thrown away?", "About 80 were thrown away.", WEAK),  # a number without a unit
+    ("How many books were damaged?", "受损的图书大约有 2,400 册。", STRONG),  # books ↔ 册
+    ("How many books were damaged?", "六台借还机中有四台停止工作。", OTHER),  # machines are not books
+    ("몇 개의 지점이 있나요?", "The chain has 12 branches.", STRONG),  # "몇 개" counts anything
 ])
 def test_fit_of_sentence_to_asked_type(question, sentence, expected):
     got = fit(asked_type(question), sentence)
@@ -146,12 +149,24 @@ def test_continuation_sentence_is_quoted_with_the_one_before(settings):
     assert "continues the sentence before it" in answer.reason
 
 
+def test_cause_is_not_taken_from_another_documents_event(settings):
+    oven = ("# 오븐 고장 보고서\n\n## 요약\n\n3월 2일 본점 오븐이 두 시간 동안 멈췄다.\n\n## 원인\n\n"
+            "온도 센서의 배선이 헐거워져 오븐이 과열로 판단하고 스스로 꺼졌다.\n")
+    till = ("收银系统故障报告\n软件更新把时区改成了 UTC，收银机因此把会员卡判定为过期。\n")
+    answer = _answer(settings, "본점 오븐은 왜 멈췄나요?", {"oven.md": oven, "till.txt": till})
+    assert "배선이 헐거워져" in answer.text, answer.text
+    assert "收银机" not in answer.text, answer.text
+
+
 def test_table_header_brings_its_rows(settings):
     text = ("# 배달 안내\n\n배달은 오전 10시부터 한다.\n\n## 구역\n\n| 구역 | 최소 주문 금액 |\n|---|---|\n"
             "| 북구 | 15,000원 |\n| 남구 | 20,000원 |\n| 동구 | 12,000원 |\n")
     answer = _answer(settings, "구역별 최소 주문 금액 기준은 어떻게 되나요?", {"delivery.md": text})
     for row in ("북구", "남구", "동구"):
         assert row in answer.text, answer.text
+    conclusion = answer.text.splitlines()[0]
+    assert "원" in conclusion and "최소 주문 금액 |" not in conclusion, answer.text  # a row with a value, not the header
+    assert "a row of the table under the quoted header" in answer.reason
 
 
 def test_end_to_end_run_quotes_the_year(tmp_path):

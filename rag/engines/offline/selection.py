@@ -72,6 +72,21 @@ def _is_table_row(text: str) -> bool:
     return bool(_TABLE_ROW.match(text.strip()))
 
 
+def is_table_header(text: str) -> bool:
+    """A table row that states no value (its column names): a poor answer on its own."""
+    return _is_table_row(text) and not re.search(r"\d", text)
+
+
+def conclusion_of(picked: Sequence[Candidate]) -> Candidate:
+    """The sentence the conclusion quotes: the first picked, or for a table header the best-ranked of its rows."""
+    lead = picked[0]
+    if is_table_header(lead.text):
+        rows = [c for c in picked if c.pos == lead.pos and _is_table_row(c.text) and not is_table_header(c.text)]
+        if rows:
+            return max(rows, key=lambda c: c.rank)
+    return lead
+
+
 def _quotable(text: str) -> bool:
     """Long enough to state something: 12+ characters with a space, or 6+ for Chinese / Korean / Japanese; a table
     row with two cells or more."""
@@ -282,7 +297,7 @@ class EvidenceSelector:
         for c in chosen:
             if c in out:
                 continue
-            if _is_table_row(c.text) and not re.search(r"\d", c.text):
+            if is_table_header(c.text):
                 rows = []
                 k = c.index + 1
                 while (c.pos, k) in at and _is_table_row(at[(c.pos, k)].text) and len(rows) < TABLE_MAX_ROWS:
