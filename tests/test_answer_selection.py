@@ -181,3 +181,14 @@ def test_end_to_end_run_quotes_the_year(tmp_path):
         assert "2019" in run.answer, run.answer
     finally:
         kb.close()
+
+
+def test_plain_text_numbered_sections_are_not_steps(settings):
+    text = ("그린필드 베이커리 회원 규정\n\n1. 회원 가입\n- 회원 가입은 매장과 앱에서 할 수 있다.\n- 가입비는 없다.\n\n"
+            "2. 쿠폰 신청 절차\n쿠폰은 앱에서만 신청할 수 있다.\n1) 앱에 로그인한다.\n2) 쿠폰 메뉴에서 원하는 쿠폰을 고른다.\n"
+            "3) 신청 버튼을 누르면 문자로 쿠폰 번호가 온다.\n\n3. 탈퇴\n- 탈퇴는 앱에서 할 수 있다.\n")
+    answer = _answer(settings, "쿠폰은 어떤 절차로 신청하나요?", {"members.txt": text})
+    steps = ["앱에 로그인한다", "쿠폰 메뉴에서", "신청 버튼을"]
+    positions = [answer.text.find(s) for s in steps]
+    assert all(p >= 0 for p in positions) and positions == sorted(positions), answer.text
+    assert "가입비는 없다" not in answer.text, answer.text  # the bullets of another section are not steps

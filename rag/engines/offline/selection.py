@@ -3,6 +3,7 @@ where they can be checked, the value a question asks for, and the heading a sent
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -11,8 +12,8 @@ from rag.engines.offline.coverage import Coverage, _name_like, checkable_terms, 
 from rag.engines.offline.rules import (CAUSE_BONUS, COMPARED_SIDE_MIN, CONTINUATION_START, INTENT_HEADING_BONUS,
                                        PROCEDURE_LIST_SHARE, PROCEDURE_MAX_STEPS, SECOND_SOURCE_SHARE,
                                        SECTION_BONUS_MIN_SEMANTIC, SEMANTIC_RANK_WEIGHT, SENTENCE_MIN_RANK,
-                                       TABLE_MAX_ROWS, TYPE_BONUS, TYPE_SAME_DOC_SHARE, TYPE_SECOND_SHARE, TYPE_WINDOW_SHARE, VALUE_BONUS,
-                                       VALUE_BONUS_MIN_SEMANTIC)
+                                       TABLE_MAX_ROWS, TYPE_BONUS, TYPE_SAME_DOC_SHARE, TYPE_SECOND_SHARE,
+                                       TYPE_WINDOW_SHARE, VALUE_BONUS, VALUE_BONUS_MIN_SEMANTIC)
 from rag.engines.offline.semantics import heading_matches, question_intents
 from rag.types import Retrieved
 
@@ -186,12 +187,15 @@ class EvidenceSelector:
         if not lists:
             return []
         at = {(c.pos, c.index): c for c in ranked}
+        sizes = Counter((c.pos, c.listed) for c in ranked if c.listed)
 
         def score(g: list[Candidate]) -> float:
             """The list's best item, or the line that leads into it ("상호대차 신청 절차", "Steps:"), whichever
             ranks higher: a plain-text document's section title is the line just above its list."""
             start = min(c.index for c in g)
-            lead = [at[(g[0].pos, k)].rank for k in (start - 2, start - 1) if (g[0].pos, k) in at]
+            leads = [at[(g[0].pos, k)] for k in (start - 2, start - 1) if (g[0].pos, k) in at]
+            # not an item of another list ("4. 상호대차 신청 절차", a one-item "list", is a section title)
+            lead = [c.rank for c in leads if c.heading == g[0].heading and sizes[(c.pos, c.listed)] < 2]
             return max([g[0].rank] + lead)  # ranked is sorted: g[0] is the group's best item
 
         best = max(lists, key=score)
