@@ -9,7 +9,7 @@ from rag.engines.offline.coverage import checkable_terms, coverage_of, question_
 from rag.engines.offline.gapfill import compose_gaps, describe
 from rag.engines.offline.relations import asked_relations, graph_path
 from rag.engines.offline.rules import WANTS_NUMBER
-from rag.engines.offline.selection import Candidate
+from rag.engines.offline.selection import Candidate, conclusion_of, why_quoted
 from rag.engines.offline.text import (_clean_sentence, _cite_label, _contains_phrase, _label_of, _norm, _quote,
                                       _sentences, language_of)
 from rag.engines.offline.vocabulary import FRAMES
@@ -53,7 +53,8 @@ class Answerer:
             if c.pos not in order:
                 order.append(c.pos)
         number = {pos: i + 1 for i, pos in enumerate(order)}
-        lines = [f"{f['conclusion']}: {picked[0].text} [{number[picked[0].pos]}]", f"{f['evidence']}:"]
+        lead = conclusion_of(picked)
+        lines = [f"{f['conclusion']}: {lead.text} [{number[lead.pos]}]", f"{f['evidence']}:"]
         lines += [f"- {c.text} [{number[c.pos]}]" for c in picked]
         lines.append(f"{f['sources']}: " + "; ".join(f"[{number[p]}] {_cite_label(pool[p])}" for p in order))
         if uncertainty:
@@ -99,6 +100,7 @@ class Answerer:
                   f"{picked_cov.summary()}; semantic match {semantic:.2f}")
         if picked[0].scoped:
             reason += f"; section '{picked[0].heading}' answers the kind of question asked"
+        reason += "; " + why_quoted(question, picked)
         return Answer(text, citations, False, reason, context=self._context(pool), prompt=template)
 
     def _generate_graph_answer(self, question: str, docs: list[Retrieved], grades: list[Grade] | None, lang: str,

@@ -308,3 +308,24 @@ ANSWER_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 # at least this share of the chunk's other matching key terms (else the chunk covers the question only when pooled)
 COOCCUR_WINDOW = 2
 COOCCUR_MIN_SHARE = 0.67
+# Answer types (rag/engines/offline/answertype.py: what a question asks for — a year, a date, a time of day, a
+# quantity in days / people / minutes, money …, and the values each sentence states). Chosen, then checked on the
+# test documents of tests/test_answer_selection.py and on sample_docs questions (training; unchanged), and measured on
+# the dev sets (unseen_culture_foundation, heldout_b_ferry_operator: answers that missed a fact their graded documents
+# held); not fitted to any corpus's wording:
+TYPE_BONUS = 0.3  # rank bonus of an on-topic sentence stating a value of the asked kind in the asked unit
+CAUSE_BONUS = 0.15  # rank bonus of an on-topic sentence that states a cause (because / 때문 / 因此 …), cause question
+# a sentence that states the asked type is quoted when the best sentence does not: first, when it ranks at least
+# this share of the best; after the best, when it ranks at least TYPE_SAME_DOC_SHARE of it and comes from the best
+# sentence's document (the rest of the document that matched best)
+TYPE_WINDOW_SHARE = 0.55
+TYPE_SAME_DOC_SHARE = 0.3
+# a best sentence that states the asked kind of value: one more sentence stating another value of that kind is quoted
+# when it ranks at least this share of the best (two candidate years, dates, amounts: the reader sees both)
+TYPE_SECOND_SHARE = 0.7
+# language: a sentence that starts with one of these continues the one before it ("연체료는 받지 않는다. 대신 …"): quoted
+# with it when the one before is quoted
+CONTINUATION_START = re.compile(
+    r"^(?:대신|하지만|그러나|그런데|다만|단,|단 |그래서|따라서|이 때문에|이때|instead\b|however\b|but\b|except\b|unless\b|"
+    r"otherwise\b|therefore\b|as a result\b|in that case\b|但是|但|不过|而是|否则|因此|所以|只是)", re.I)
+TABLE_MAX_ROWS = 8  # a table header row chosen as evidence: the rows under it quoted instead, up to this many

@@ -3,14 +3,17 @@ where they can be checked, the value a question asks for, and the heading a sent
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
+from rag.engines.offline.answertype import NONE, STRONG, WEAK, AskedType, asked_type, fit, stated_values, states_cause
 from rag.engines.offline.coverage import Coverage, _name_like, checkable_terms, coverage_of
-from rag.engines.offline.rules import (COMPARED_SIDE_MIN, INTENT_HEADING_BONUS, PROCEDURE_LIST_SHARE, PROCEDURE_MAX_STEPS,
-                                       SECOND_SOURCE_SHARE, SECTION_BONUS_MIN_SEMANTIC,
-                                       SEMANTIC_RANK_WEIGHT, SENTENCE_MIN_RANK, VALUE_BONUS,
-                                       VALUE_BONUS_MIN_SEMANTIC)
+from rag.engines.offline.rules import (CAUSE_BONUS, COMPARED_SIDE_MIN, CONTINUATION_START, INTENT_HEADING_BONUS,
+                                       PROCEDURE_LIST_SHARE, PROCEDURE_MAX_STEPS, SECOND_SOURCE_SHARE,
+                                       SECTION_BONUS_MIN_SEMANTIC, SEMANTIC_RANK_WEIGHT, SENTENCE_MIN_RANK,
+                                       TABLE_MAX_ROWS, TYPE_BONUS, TYPE_SAME_DOC_SHARE, TYPE_SECOND_SHARE,
+                                       TYPE_WINDOW_SHARE, VALUE_BONUS, VALUE_BONUS_MIN_SEMANTIC)
 from rag.engines.offline.semantics import heading_matches, question_intents
 from rag.types import Retrieved
 
@@ -29,15 +32,32 @@ class Candidate:
     semantic: float  # 0..1 semantic match of this sentence
     heading: str  # the section the sentence sits under
     scoped: bool  # under a heading of the kind the question asks (cause / procedure / comparison)
-    listed: bool = False  # a list item (a numbered or bulleted line) of its document
+    listed: int = 0  # a list item (a numbered or bulleted line) of its document: its list (1, 2 …); 0 when not one
+    fits: int = NONE  # how well it states the value the question asks for (answertype.STRONG / WEAK / OTHER / NONE)
+    causal: bool = False  # states a cause (because / 때문 / 因此 …) and the question asks for one
+    why: str = "best match"  # why it was quoted (the answer's trace reason)
 
 
-_LIST_LINE = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.+?)\s*$", re.M)
+_LIST_LINE = re.compile(r"^\s*([-*•]|\d+[.)])\s+(.+?)\s*$")
 
 
-def _list_items(text: str) -> set[str]:
-    """The texts of the list items of a document (markers removed, spaces collapsed)."""
-    return {" ".join(m.group(1).split()) for m in _LIST_LINE.finditer(text)}
+def _list_items(text: str) -> dict[str, int]:
+    """The texts of the list items of a document (markers removed, spaces collapsed) → the list they belong to:
+    consecutive lines with the same kind of marker ("-", "1.", "1)") form one list, so a plain-text document's
+    numbered section titles ("1. Loans", "2. Fees") are not read as steps of the list under them."""
+    items: dict[str, int] = {}
+    run, kind = 0, None
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        m = _LIST_LINE.match(line)
+        marker = None if m is None else ("bullet" if m.group(1) in "-*•" else "num" + m.group(1)[-1])
+        if marker != kind:
+            run += 1
+            kind = marker
+        if m is not None:
+            items.setdefault(" ".join(m.group(2).split()), run)
+    return items
 
 
 def _score_over(cov: Coverage, terms: Sequence[str]) -> float:
@@ -46,9 +66,34 @@ def _score_over(cov: Coverage, terms: Sequence[str]) -> float:
     return sum(cov.weight(t) * cov.credit.get(t, 0.0) for t in terms) / total if total else 0.0
 
 
+_TABLE_ROW = re.compile(r"^\|.+\|.+\|$")
+
+
+def _is_table_row(text: str) -> bool:
+    return bool(_TABLE_ROW.match(text.strip()))
+
+
+def is_table_header(text: str) -> bool:
+    """A table row that states no value (its column names): a poor answer on its own."""
+    return _is_table_row(text) and not re.search(r"\d", text)
+
+
+def conclusion_of(picked: Sequence[Candidate]) -> Candidate:
+    """The sentence the conclusion quotes: the first picked, or for a table header the best-ranked of its rows."""
+    lead = picked[0]
+    if is_table_header(lead.text):
+        rows = [c for c in picked if c.pos == lead.pos and _is_table_row(c.text) and not is_table_header(c.text)]
+        if rows:
+            return max(rows, key=lambda c: c.rank)
+    return lead
+
+
 def _quotable(text: str) -> bool:
-    """Long enough to state something: 12+ characters with a space, or 6+ for Chinese / Korean / Japanese."""
+    """Long enough to state something: 12+ characters with a space, or 6+ for Chinese / Korean / Japanese; a table
+    row with two cells or more."""
     clean = text.strip()
+    if _is_table_row(clean):
+        return bool(re.search(r"\w", clean))
     if _CJK.search(clean):
         return len(clean) >= 6
     return len(clean) >= 12 and " " in clean
@@ -78,6 +123,7 @@ class EvidenceSelector:
         bonuses), where share is the part of the key terms the document could contain as written (its language):
         a same-language document is judged by its words first, another language's by meaning."""
         intents = question_intents(question)
+        asked = asked_type(question)
         evidence = self.sentence_evidence(question, docs)
         ranked: list[Candidate] = []
         for pos, (doc, ev) in enumerate(zip(docs, evidence)):
@@ -94,13 +140,20 @@ class EvidenceSelector:
                 lex = _score_over(cov, check)
                 sem = float(ev.scores[j])
                 rank = share * lex + (1 - share) * sem + SEMANTIC_RANK_WEIGHT * sem
-                if wants_value and (lex > 0 or sem > VALUE_BONUS_MIN_SEMANTIC) and _STATED_NUMBER.search(unit.text):
+                on_topic = lex > 0 or sem > VALUE_BONUS_MIN_SEMANTIC
+                fits = fit(asked, unit.text) if asked.kinds else NONE
+                if asked.kinds:  # a value of the asked kind (and unit) first: "7일" for 며칠, not "90분"
+                    rank += (TYPE_BONUS if fits == STRONG else VALUE_BONUS if fits == WEAK else 0.0) * on_topic
+                elif wants_value and on_topic and _STATED_NUMBER.search(unit.text):
                     rank += VALUE_BONUS
+                causal = asked.cause and states_cause(unit.text)
                 scoped = bool(intents) and heading_matches(unit.section, intents)
+                if causal and not scoped and (lex > 0 or sem > SECTION_BONUS_MIN_SEMANTIC):
+                    rank += CAUSE_BONUS  # a heading of the cause section already says so (INTENT_HEADING_BONUS)
                 if scoped and (lex > 0 or sem > SECTION_BONUS_MIN_SEMANTIC):
                     rank += INTENT_HEADING_BONUS
                 ranked.append(Candidate(rank - 0.01 * pos, pos, j, unit.text, cov, sem, unit.section, scoped,
-                                        " ".join(unit.text.split()) in items))
+                                        items.get(" ".join(unit.text.split()), 0), fits, causal))
         # Equal rank in one document: the shorter sentence states the fact more directly
         # ("연차 휴가는 입사 1년 후 15일이다" over a long sentence about the first year's exception).
         ranked.sort(key=lambda c: (-round(c.rank, 6), c.pos, len(c.text)))
@@ -126,15 +179,27 @@ class EvidenceSelector:
     def _procedure_steps(ranked: list[Candidate]) -> list[Candidate]:
         """A procedure question: the list (2+ items under one heading of one document) whose best item ranks
         highest, quoted whole in document order — the steps, not the one step that matches best."""
-        groups: dict[tuple[int, str], list[Candidate]] = {}
+        groups: dict[tuple[int, str, int], list[Candidate]] = {}
         for c in ranked:
             if c.listed:
-                groups.setdefault((c.pos, c.heading), []).append(c)
+                groups.setdefault((c.pos, c.heading, c.listed), []).append(c)
         lists = [g for g in groups.values() if len(g) >= 2]
         if not lists:
             return []
-        best = max(lists, key=lambda g: g[0].rank)  # ranked is sorted: g[0] is the group's best item
-        if best[0].rank < PROCEDURE_LIST_SHARE * ranked[0].rank:
+        at = {(c.pos, c.index): c for c in ranked}
+        sizes = Counter((c.pos, c.listed) for c in ranked if c.listed)
+
+        def score(g: list[Candidate]) -> float:
+            """The list's best item, or the line that leads into it ("상호대차 신청 절차", "Steps:"), whichever
+            ranks higher: a plain-text document's section title is the line just above its list."""
+            start = min(c.index for c in g)
+            leads = [at[(g[0].pos, k)] for k in (start - 2, start - 1) if (g[0].pos, k) in at]
+            # not an item of another list ("4. 상호대차 신청 절차", a one-item "list", is a section title)
+            lead = [c.rank for c in leads if c.heading == g[0].heading and sizes[(c.pos, c.listed)] < 2]
+            return max([g[0].rank] + lead)  # ranked is sorted: g[0] is the group's best item
+
+        best = max(lists, key=score)
+        if score(best) < PROCEDURE_LIST_SHARE * ranked[0].rank:
             return []
         return sorted(best, key=lambda c: c.index)[:PROCEDURE_MAX_STEPS]
 
@@ -142,7 +207,9 @@ class EvidenceSelector:
                 wants_value: bool = False) -> list[Candidate]:
         """The best sentence, then sentences that add uncovered key terms, or a second source that supports the
         same. A question for a cause / procedure / comparison gets the section of that kind in the best-matching
-        document instead (its best sentence first, then the rest of the section in document order)."""
+        document instead (its best sentence first, then the rest of the section in document order). Then: a
+        sentence that states the value the question asks for when none quoted does (``_with_asked_type``), the
+        sentence that continues a quoted one, and the rows under a quoted table header (``_with_neighbours``)."""
         ranked = self._rank_sentences(question, terms, docs, wants_value)
         if not ranked:
             return []
@@ -152,19 +219,22 @@ class EvidenceSelector:
         if "comparison" in question_intents(question):
             compared = self._one_sentence_per_name(question, terms, ranked)
             if len(compared) >= 2:
-                return compared
+                return self._with_neighbours(_why(compared, "best match for one compared side"), ranked)
             compared = self._one_sentence_per_side(question, docs, ranked)
             if len(compared) >= 2:
-                return compared
+                return self._with_neighbours(_why(compared, "best match for one compared side"), ranked)
         if "procedure" in question_intents(question):
             steps = self._procedure_steps(ranked)
             if steps:
-                return steps
+                return _why(steps, "a step of the best-matching list")
+        asked = asked_type(question)
         section = [c for c in ranked if c.pos == top.pos and c.scoped]
         if section:
             first = section[0]
             rest = sorted((c for c in section if c is not first and c.heading == first.heading), key=lambda c: c.index)
-            return [first] + rest[: self.rules.max_evidence - 1]
+            chosen = [first] + _why(rest[: self.rules.max_evidence - 1], f"same section '{first.heading}'")
+            first.why = f"under the heading '{first.heading}' (the kind of question asked)"
+            return self._with_neighbours(self._with_asked_type(asked, ranked, chosen), ranked)
         chosen = [top]
         covered = set(top.cov.covered)
         for item in ranked[1:]:
@@ -172,10 +242,97 @@ class EvidenceSelector:
                 break
             new = set(item.cov.covered) - covered
             if new and item.rank >= SENTENCE_MIN_RANK and len(item.cov.covered) >= 2:
+                item.why = "adds key terms " + ", ".join(sorted(new)[:3])
                 chosen.append(item)
                 covered |= new
         if (len(chosen) == 1 and len(ranked) > 1
                 and ranked[1].rank >= max(SENTENCE_MIN_RANK, SECOND_SOURCE_SHARE * top.rank)
-                and ranked[1].pos != top.pos):
-            chosen.append(ranked[1])  # a second source that supports the same terms
+                and ranked[1].pos != top.pos
+                and not (asked.kinds and ranked[1].fits < WEAK)):  # a second source of the asked value, not any
+            ranked[1].why = "a second source that supports it"
+            chosen.append(ranked[1])
+        return self._with_neighbours(self._with_asked_type(asked, ranked, chosen), ranked)
+
+    def _with_asked_type(self, asked: AskedType, ranked: list[Candidate], chosen: list[Candidate]) -> list[Candidate]:
+        """When the question asks for a kind of value (a year, days, people, money …) or a cause and no quoted
+        sentence states one: the best-ranked sentence that does, first when it ranks close to the best
+        (``TYPE_WINDOW_SHARE``), else right after the best when it comes from the best sentence's document
+        (``TYPE_SAME_DOC_SHARE``) — a near-correct ranking still quotes the fact, irrelevant sentences are not added."""
+        if not asked or not chosen:
+            return chosen
+
+        def states(c: Candidate) -> bool:
+            # a cause: a causal connective, or a sentence under a cause heading (the heading says it is one)
+            return c.fits == STRONG if asked.kinds else (c.causal or c.scoped)
+
+        top = ranked[0]
+        if any(states(c) for c in chosen):
+            if not asked.kinds or len(chosen) >= self.rules.max_evidence:
+                return chosen
+            # a second, close sentence stating another value of the asked kind ("went live in 2021" beside an
+            # outage date): a near-correct ranking still quotes the fact
+            said = {v for c in chosen for v in _values_of(c, asked)}
+            other = next((c for c in ranked if c not in chosen and states(c)), None)
+            if (other is not None and other.rank >= TYPE_SECOND_SHARE * top.rank
+                    and not set(_values_of(other, asked)) <= said):
+                other.why = f"states another value of the asked {asked.label}"
+                return chosen + [other]
+            return chosen
+        for c in ranked:
+            if not states(c) or c in chosen:
+                continue
+            if not asked.kinds and c.pos != chosen[0].pos:
+                continue  # a cause stated in another document is another event's cause
+            if c.rank >= TYPE_WINDOW_SHARE * top.rank:
+                c.why = f"states the asked {asked.label}"
+                return ([c] + chosen)[: self.rules.max_evidence]
+            if c.pos == chosen[0].pos and c.rank >= TYPE_SAME_DOC_SHARE * top.rank:
+                c.why = f"states the asked {asked.label} (same document as the best match)"
+                return (chosen[:1] + [c] + chosen[1:])[: self.rules.max_evidence]
+            break  # the best sentence stating it ranks too low: nothing is added
         return chosen
+
+    def _with_neighbours(self, chosen: list[Candidate], ranked: list[Candidate]) -> list[Candidate]:
+        """A quoted sentence's neighbours where it cannot stand alone: the next sentence when it continues it
+        ("… 받지 않는다." + "대신 …", "However, …", "但是…"), and the rows under a table header row (a header states no
+        value; its rows do)."""
+        at = {(c.pos, c.index): c for c in ranked}
+        out: list[Candidate] = []
+        for c in chosen:
+            if c in out:
+                continue
+            if is_table_header(c.text):
+                rows = []
+                k = c.index + 1
+                while (c.pos, k) in at and _is_table_row(at[(c.pos, k)].text) and len(rows) < TABLE_MAX_ROWS:
+                    rows.append(at[(c.pos, k)])
+                    k += 1
+                if rows:
+                    out.append(c)
+                    out += _why([r for r in rows if r not in out and r not in chosen], "a row of the table under the quoted header")
+                    continue
+            out.append(c)
+            nxt = at.get((c.pos, c.index + 1))
+            if nxt is not None and nxt not in chosen and nxt not in out and CONTINUATION_START.match(nxt.text.strip()):
+                nxt.why = "continues the sentence before it"
+                out.append(nxt)
+        return out
+
+
+def _values_of(c: Candidate, asked: AskedType) -> list[str]:
+    """The values of the asked kind a sentence states, as written ("2021", "430 名")."""
+    return [v.text for v in stated_values(c.text) if v.kind in asked.kinds]
+
+
+def _why(candidates: list[Candidate], reason: str) -> list[Candidate]:
+    for c in candidates:
+        c.why = reason
+    return candidates
+
+
+def why_quoted(question: str, picked: Sequence[Candidate]) -> str:
+    """The trace reason's account of the quoted sentences: the value kind the question asks for, and why each
+    sentence was quoted."""
+    asked = asked_type(question)
+    head = f"asks for: {asked.label}" if asked else "asks for: no particular kind of value"
+    return head + "; quoted: " + "; ".join(f"{n}) {c.why}" for n, c in enumerate(picked, 1))

@@ -1,0 +1,261 @@
+"""What kind of value a question asks for, and which values a sentence states (ko / en / zh, general patterns).
+
+``asked_type("TideBook 订票系统是哪一年上线的？")`` → a year; ``asked_type("How many days before departure …")`` → a
+quantity in days; ``asked_type("수작업 검표로 바뀐 승객은 몇 명")`` → a quantity of people. ``stated_values(sentence)``
+finds years, dates, weekdays, times of day, amounts of money, percentages and quantities with their unit ("430 名",
+"90 minutes", "7일", "2.5m"). ``fit(asked, sentence)`` says how well a sentence answers the asked type:
+
+- ``STRONG``: it states a value of the asked kind, in the asked unit when the question names one (days, people …);
+- ``WEAK``: a value of the asked kind whose unit the question leaves open;
+- ``OTHER``: it states values, but none of the asked kind or unit ("90 minutes" for "how many days");
+- ``NONE``: no value at all.
+
+A cause question is answered by a sentence that states a cause: a causal connective (because / due to / 때문 /
+因为 / 因此 …) — ``states_cause``. Every word list here is a plain fact of the language (question words, units,
+counters, connectives), not fitted to a corpus.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+STRONG, WEAK, OTHER, NONE = 3, 2, 1, 0
+
+# ---- units: class → words (language) ---------------------------------------------------------------------------------
+# Korean / Chinese counters follow the number directly; English unit words follow it after a space.
+UNIT_WORDS: dict[str, tuple[str, ...]] = {
+    "day": ("일", "日", "天", "days", "day"),
+    "week": ("주", "주일", "주간", "周", "星期", "weeks", "week"),
+    "month": ("개월", "달", "个月", "個月", "months", "month"),
+    "yearspan": ("년", "년간", "年", "years", "year"),
+    "hour": ("시간", "小时", "個小時", "个小时", "钟头", "hours", "hour", "hrs", "hr", "h"),
+    "minute": ("분", "分钟", "分鐘", "minutes", "minute", "mins", "min"),
+    "second": ("초", "秒", "seconds", "second", "secs", "sec"),
+    "person": ("명", "인", "사람", "人", "名", "位", "people", "persons", "person", "passengers", "visitors", "members",
+               "employees", "staff", "students", "participants", "applicants", "guests", "customers", "users",
+               "workers", "readers", "children", "adults", "volunteers"),
+    "age": ("살", "세", "岁", "歲", "years old", "year-old"),
+    "money": ("원", "만원", "만 원", "억원", "won", "krw", "usd", "eur", "dollars", "dollar", "euros", "euro", "yuan",
+              "rmb", "cny", "元", "块", "塊", "美元", "欧元", "韩元", "万元"),
+    "percent": ("%", "퍼센트", "프로", "percent", "per cent"),
+    "length": ("km", "m", "cm", "mm", "미터", "킬로미터", "米", "公里", "meters", "metres", "kilometers", "kilometres"),
+    "weight": ("kg", "g", "t", "톤", "킬로그램", "그램", "吨", "公斤", "千克", "克", "tons", "tonnes", "kilograms"),
+    "times": ("회", "번", "차례", "次", "遍", "times"),
+    # counters of things: what is counted ("9,600 册" are books, "4 台" machines), so "how many books" is not
+    # answered by a count of machines; "개 / 个 / items" count anything
+    "volume": ("권", "册", "冊", "本", "books", "volumes", "copies"),
+    "machine": ("대", "台", "臺", "machines", "units", "vehicles", "devices", "kiosks", "gates"),
+    "case": ("건", "件", "笔", "筆", "cases", "requests", "orders", "bookings", "reservations", "reports", "complaints",
+             "transactions", "applications"),
+    "vessel": ("척", "艘", "vessels", "ships", "boats", "ferries"),
+    "site": ("곳", "개소", "家", "座", "所", "sites", "branches", "stores", "shops", "locations", "offices"),
+    "item": ("개", "장", "편", "종", "개국", "个", "個", "张", "張", "项", "項", "种", "種", "套", "items", "pieces",
+             "tickets", "seats", "kinds", "types"),
+}
+COUNTED = frozenset({"volume", "machine", "case", "vessel", "site", "item"})
+DURATION_UNITS = frozenset({"day", "week", "month", "yearspan", "hour", "minute", "second"})
+_CURRENCY_SIGN = "$€£¥₩"
+
+_NUM = r"\d+(?:[.,]\d+)*"
+_ZH_NUM = r"[一二三四五六七八九十两百千万半]+"
+_KO_NUM = r"(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|스무|서른)"
+
+
+def _unit_alternation(words: tuple[str, ...]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+_ALL_UNITS = sorted({(w, cls) for cls, ws in UNIT_WORDS.items() for w in ws}, key=lambda x: -len(x[0]))
+_UNIT_OF = {}
+for _w, _cls in _ALL_UNITS:
+    _UNIT_OF.setdefault(_w, _cls)
+_LATIN_UNIT = re.compile(r"[a-z% -]+")
+# a number (digits, Chinese or Korean numerals) and the unit word after it
+_QUANTITY = re.compile(
+    rf"(?<![A-Za-z0-9.\-])(?P<n>{_NUM}|{_ZH_NUM}|{_KO_NUM})\s?(?:여|余|多|여\s)?\s?"
+    rf"(?P<u>{_unit_alternation(tuple(w for w, _ in _ALL_UNITS))})"
+    r"(?P<after>[A-Za-z]?)", re.I)
+_MONEY_BEFORE = re.compile(rf"[{_CURRENCY_SIGN}]\s?{_NUM}|\b(?:krw|usd|eur|rmb|cny)\s?{_NUM}", re.I)
+
+_MONTHS_EN = ("january|february|march|april|may|june|july|august|september|october|november|december|"
+              "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
+_YEAR = re.compile(r"(?<![\d.,:])(?:1[6-9]|20|21)\d\d(?!\d|[.,]\d)(?:\s?년|年)?")
+_DATE = re.compile(
+    rf"\d{{1,2}}\s?월\s?\d{{1,2}}\s?일|\d{{1,2}}\s?月\s?\d{{1,2}}\s?[日号號]|\d{{4}}-\d{{1,2}}-\d{{1,2}}|"
+    rf"\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS_EN})\b|\b(?:{_MONTHS_EN})\.?\s+\d{{1,2}}\b|"
+    rf"\b(?:{_MONTHS_EN})\s+\d{{4}}\b|\d{{4}}\s?년\s?\d{{1,2}}\s?월|\d{{4}}\s?年\s?\d{{1,2}}\s?月|\d{{1,2}}\s?월(?!\s?\d)|"
+    rf"\d{{1,2}}\s?月(?![\d份])", re.I)
+_WEEKDAY = re.compile(
+    r"[월화수목금토일]요일|(?:星期|周|週|礼拜|禮拜)[一二三四五六日天]|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
+    r"\b(?:weekdays?|weekends?)\b|평일|주말|工作日|周末", re.I)
+_TIME = re.compile(
+    r"(?<!\d)\d{1,2}:\d{2}(?!\d)|(?:오전|오후|새벽|저녁|밤|낮)\s?\d{1,2}\s?시|\d{1,2}\s?시(?:\s?\d{1,2}\s?분|\s?반)?(?!간)|"
+    r"(?:上午|下午|早上|晚上|中午|凌晨)?\s?(?:\d{1,2}|[一二三四五六七八九十]+)\s?[点點](?:\s?\d{1,2}\s?分|半|钟)?|"
+    r"\b\d{1,2}(?:[:.]\d{2})?\s?(?:a\.?m\.?|p\.?m\.?)(?![a-z])|\bnoon\b|\bmidnight\b|정오|자정", re.I)
+_PERCENT = re.compile(rf"{_NUM}\s?(?:%|퍼센트|percent|per cent)|百分之", re.I)
+
+
+@dataclass(frozen=True)
+class Value:
+    kind: str  # year | date | weekday | time | money | percent | quantity
+    unit: str = ""  # quantity: a UNIT_WORDS class ("" when the number has no unit word)
+    text: str = ""
+
+
+def _norm(text: str) -> str:
+    return unicodedata.normalize("NFKC", text)
+
+
+def stated_values(sentence: str) -> list[Value]:
+    """The values a sentence states, with their kind (and unit for quantities)."""
+    s = _norm(sentence)
+    out: list[Value] = []
+    spans: list[tuple[int, int]] = []
+
+    def add(kind: str, m: re.Match, unit: str = "") -> None:
+        out.append(Value(kind, unit, m.group(0).strip()))
+        spans.append(m.span())
+
+    for m in _DATE.finditer(s):
+        add("date", m)
+    for m in _YEAR.finditer(s):
+        add("year", m)
+    for m in _WEEKDAY.finditer(s):
+        add("weekday", m)
+    for m in _TIME.finditer(s):
+        if not any(a <= m.start() < b for a, b in spans):
+            add("time", m)
+    for m in _PERCENT.finditer(s):
+        add("percent", m)
+    for m in _MONEY_BEFORE.finditer(s):
+        add("money", m)
+    for m in _QUANTITY.finditer(s):
+        if any(a <= m.start() < b for a, b in spans):
+            continue
+        word = m.group("u")
+        if m.group("after") or (_LATIN_UNIT.fullmatch(word.lower()) and re.match(r"[a-z]", s[m.end():m.end() + 1] or " ")):
+            continue  # "3 member states" is fine, "BM25x" / "2 meters" handled by the longest unit word
+        cls = _UNIT_OF.get(word, _UNIT_OF.get(word.lower(), ""))
+        if cls == "yearspan" and re.fullmatch(r"(?:1[6-9]|20|21)\d\d", m.group("n")):
+            continue  # "2021년" is a year (found above), not a span of years
+        if cls == "day" and word in ("日",) and re.search(r"月\s?$", s[:m.start()]):
+            continue
+        out.append(Value("money" if cls == "money" else "percent" if cls == "percent" else "quantity", cls,
+                         m.group(0).strip()))
+        spans.append(m.span())
+    for m in re.finditer(rf"(?<![A-Za-z0-9.\-]){_NUM}(?![A-Za-z0-9\-])", s):
+        if not any(a <= m.start() < b for a, b in spans):
+            out.append(Value("quantity", "", m.group(0)))
+    return out
+
+
+# ---- what the question asks ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AskedType:
+    kinds: frozenset[str]  # value kinds that answer it
+    units: frozenset[str] = field(default_factory=frozenset)  # quantity: the unit classes asked ("" in it: any)
+    label: str = ""  # for the trace: "year", "quantity (day)", "cause" …
+    cause: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.kinds) or self.cause
+
+
+NO_TYPE = AskedType(frozenset())
+
+_TEMPORAL = frozenset({"date", "year", "weekday", "time"})
+# (pattern over the lower-cased question, kinds, unit classes, label); the first that matches decides (language)
+_ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
+    (r"\b(?:which|what) year\b|몇\s?년도|어느\s?해|몇\s?년에|哪一?年|几几年|何年", frozenset({"year", "date"}), frozenset(),
+     "year"),
+    (r"\bwhat time\b|몇\s?시(?!간)|几点|幾點|什么时间", frozenset({"time"}), frozenset(), "time of day"),
+    (r"\b(?:what|which) days? of the week\b|\bwhich days?\b|무슨\s?요일|어느\s?요일|몇\s?요일|星期几|周几|礼拜几|哪几天|哪天",
+     frozenset({"weekday", "date"}), frozenset(), "weekday"),
+    (r"\bhow old\b|몇\s?살|몇\s?세|几岁|多大年纪|多少岁", frozenset({"quantity"}), frozenset({"age"}), "age"),
+    (r"\bwhat percent|\bwhat share\b|몇\s?퍼센트|몇\s?%|비율|百分之几|比例|percentage", frozenset({"percent"}), frozenset(),
+     "percent"),
+    (r"\bhow long\b|얼마\s?동안|얼마나\s?(?:오래|걸|길|동안)|기간은|多久|多长时间|多長時間|多长",
+     frozenset({"quantity"}), DURATION_UNITS, "duration"),
+    (r"\bhow much (?:does|do|is|are|will|would|did|money)\b|\bhow much\b(?! (?:time|longer))|\bwhat (?:does|do) .* cost\b|"
+     r"\b(?:price|fee|fees|cost|costs|fare|fares)\b|얼마(?!나|\s?동안)|비용|요금|가격|운임|多少钱|几块|价格|费用|票价|收费",
+     frozenset({"money"}), frozenset({"money"}), "money"),
+)
+# asked after "how many …" ("How many books were affected when the kiosks failed?" asks for a number)
+_WHEN = re.compile(r"\bwhen\b|언제|며칠에|무슨\s?날|什么时候|何时|哪一天|几月|几号|什么日子|\bwhat date\b")
+_HOW_MANY = re.compile(r"\bhow many\s+(?:more\s+)?([a-z\-]+(?:\s[a-z\-]+)?)|몇\s?([가-힣]+|[a-z%]+)|며칠|"
+                       r"(?:多少|几|幾)\s?(?:个|個)?\s?([\u4e00-\u9fff]{1,2})|\bhow much\b|\bnumber of\b|\bhow often\b")
+_CAUSE = re.compile(r"\bwhy\b|\bcause[sd]?\b|\breasons?\b|원인|이유|왜|까닭|原因|为什么|為什麼|为何|起因|缘故")
+_CAUSE_STATED = re.compile(
+    r"\bbecause\b|\bdue to\b|\bcaused\b|\bcause\b|\bas a result\b|\bowing to\b|\bled to\b|\bresulted in\b|"
+    r"\bsince\b|\btherefore\b|\bso that\b|\bthus\b|\bbecause of\b|"
+    r"때문|(?:으)?로\s?인해|(?:으)?로\s?인한|탓|원인|바람에|결과|그래서|따라서|그 결과|"
+    r"因为|因為|由于|由於|因此|所以|导致|導致|造成|引起|原因|以致|致使", re.I)
+
+
+def _unit_class(word: str) -> str:
+    word = word.strip().lower()
+    if word in _UNIT_OF:
+        return _UNIT_OF[word]
+    for w, cls in _ALL_UNITS:  # "days before" → "days"; "명이었" → "명"
+        if word.startswith(w) and (not re.fullmatch(r"[a-z]+", w) or re.match(rf"{re.escape(w)}\b", word)):
+            return cls
+    return ""
+
+
+def asked_type(question: str) -> AskedType:
+    """The kind of value the question asks for (NO_TYPE when it asks for none of them)."""
+    q = _norm(question).lower()
+    cause = bool(_CAUSE.search(q))
+    for pattern, kinds, units, label in _ASKS:
+        if re.search(pattern, q):
+            return AskedType(kinds, units, label, cause)
+    m = _HOW_MANY.search(q)
+    if m:
+        if m.group(0) == "며칠":
+            return AskedType(frozenset({"quantity"}), frozenset({"day"}), "quantity (day)", cause)
+        word = next((g for g in m.groups() if g), "")
+        cls = _unit_class(word) if word else ""
+        if cls == "money":
+            return AskedType(frozenset({"money"}), frozenset({"money"}), "money", cause)
+        if cls:
+            return AskedType(frozenset({"quantity"}), frozenset({cls}), f"quantity ({cls})", cause)
+        return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), "quantity", cause)
+    if _WHEN.search(q):
+        return AskedType(_TEMPORAL, frozenset(), "date or time", cause)
+    if re.search(r"多少|几|幾", q):
+        return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), "quantity", cause)
+    if cause:
+        return AskedType(frozenset(), frozenset(), "cause", True)
+    return NO_TYPE
+
+
+def states_cause(sentence: str) -> bool:
+    return bool(_CAUSE_STATED.search(_norm(sentence)))
+
+
+def fit(asked: AskedType, sentence: str, values: list[Value] | None = None) -> int:
+    """STRONG / WEAK / OTHER / NONE: how well the sentence's values answer the asked type (see the module)."""
+    if not asked.kinds:
+        return STRONG if asked.cause and states_cause(sentence) else NONE
+    values = stated_values(sentence) if values is None else values
+    if not values:
+        return NONE
+    best = OTHER
+    for v in values:
+        if v.kind not in asked.kinds:
+            continue
+        if v.kind != "quantity" or not asked.units:
+            strong = v.kind != "quantity" or bool(v.unit)
+            if not strong and asked.kinds & {"money", "percent"} and not asked.units:
+                strong = False
+            best = max(best, STRONG if strong else WEAK)
+        elif v.unit in asked.units or ("item" in asked.units and v.unit in COUNTED):
+            return STRONG  # "몇 개" / "how many items" is answered by a count of anything
+        elif not v.unit or (v.unit == "item" and asked.units & COUNTED):
+            best = max(best, WEAK)  # a bare number, or "개 / 个" for a count of books
+    return best
+
+
+__all__ = ["AskedType", "NO_TYPE", "STRONG", "WEAK", "OTHER", "NONE", "Value", "asked_type", "fit", "stated_values",
+           "states_cause"]
