@@ -104,6 +104,10 @@ _ORG_SUFFIXES_EN = ("inc", "inc.", "corp", "corp.", "corporation", "company", "l
                     "university", "institute", "foundation", "group", "bank", "ai", "research", "technologies",
                     "team", "department", "division", "office", "agency", "council", "committee", "center",
                     "centre", "college", "school", "hospital", "ministry")
+# language: job titles; "Executive Director of X" names X, and a title alone names nobody
+_TITLE_WORDS = frozenset("""director directors head chief executive managing deputy general senior vice president chair
+    chairman chairwoman chairperson manager lead leader founder co-founder officer principal dean ceo cto cfo coo
+    secretary treasurer coordinator supervisor captain commander""".split())
 _ORG_SUFFIXES_KO = ("대학교", "대학", "연구소", "연구원", "재단", "그룹", "은행", "전자", "병원", "센터", "회사",
                     "랩", "랩스", "본부", "학회", "협회", "공사", "테크", "소프트", "시스템즈", "코리아", "캠퍼스")
 
@@ -123,7 +127,8 @@ class Pattern:
 PATTERNS: tuple[Pattern, ...] = (
     Pattern("developed_by",
             (r"\b(?:was|were|is|are|been)?\s*(?:developed|created|built|made|designed|released|trained|"
-             r"introduced|published|proposed|invented)\s+by\b",
+             r"introduced|published|proposed|invented)(?:\s+(?:in-house|internally|jointly|originally|mainly|"
+             r"entirely|largely|together))?\s+by\b",
              r"\bis\s+an?\s+\w+(?:\s+\w+)?\s+(?:developed|created|built|released)\s+by\b"),
             (r"\b(?:developed|created|built|designed|released|introduced|published|proposed|invented|"
              r"develops|creates|builds)\b",),
@@ -138,9 +143,12 @@ PATTERNS: tuple[Pattern, ...] = (
             (r"\b(?:was|were)\s+(?:acquired|bought|purchased)\s+by\b",),
             ("인수", "매입"), "acquirer"),
     Pattern("leads",
-            (r"\b(?:leads|heads|manages|directs|oversees)\b", r"\bis\s+the\s+(?:head|lead|leader|director)\s+of\b"),
+            (r"\b(?:leads|heads|manages|directs|oversees)\b",
+             r"\b(?:is|was)\s+(?:the|its)\s+(?:[A-Za-z-]+\s+){0,2}(?:head|lead|leader|director|chair|chairperson|"
+             r"president|manager|chief)\s+(?:of|at)\b"),
             (r"\b(?:is|are|was|were)\s+(?:led|headed|managed|directed)\s+by\b",),
-            ("팀장", "이끈", "이끌", "이끄", "책임자", "리더"), "leader"),
+            ("팀장", "이끈", "이끌", "이끄", "책임자", "리더", "관장", "대표이사", "이사장", "원장", "본부장", "실장",
+             "센터장", "단장"), "leader"),
     Pattern("owns",
             (r"\b(?:owns|operates|runs|is\s+responsible\s+for|are\s+responsible\s+for|is\s+in\s+charge\s+of)\b",),
             (r"\b(?:is|are|was|were)\s+(?:owned|operated|run)\s+by\b",),
@@ -154,7 +162,7 @@ PATTERNS: tuple[Pattern, ...] = (
             (r"\b(?:is|are|was|were)\s+(?:a\s+)?(?:part|component|module|subsidiary|division|unit)\s+of\b",
              r"\bpart\s+of\b"),
             (),
-            ("일부", "자회사", "계열사", "하위"), "part"),
+            ("일부", "자회사", "계열사", "하위", "산하"), "part"),
     Pattern("belongs_to",
             (r"\b(?:belongs?|belonged)\s+to\b", r"\b(?:is|was)\s+a\s+member\s+of\b", r"\bworks?\s+(?:at|for)\b",
              r"\b(?:is|was)\s+an?\s+(?:\w+\s+)?(?:professor|researcher|engineer|scientist|student|employee|"
@@ -162,21 +170,22 @@ PATTERNS: tuple[Pattern, ...] = (
             (),
             ("소속", "속한", "속하", "근무", "재직", "교수"), "member"),
     Pattern("uses",
-            (r"\b(?:uses|used|using|relies\s+on|is\s+built\s+on|is\s+based\s+on|builds\s+on|adopts|adopted|"
-             r"employs|runs\s+on|powered\s+by)\b",),
-            (),
+            (r"\b(?:uses|used(?!\s+(?:\w+\s+)?by\b)|using|relies\s+on|is\s+built\s+on|is\s+based\s+on|builds\s+on|"
+             r"adopts|adopted(?!\s+by\b)|employs|runs\s+on|powered\s+by)\b",),
+            # "the dashboard used by the Marine Operations Team": the team uses it
+            (r"\b(?:used|adopted|employed|relied\s+on)\s+(?:daily\s+|mainly\s+|only\s+)?by\b",),
             ("사용", "활용", "이용", "기반", "채택", "탑재", "도입", "쓴다", "쓰인", "쓰는"), "user"),
 )
 
 _KO_PARTICLE_RE = re.compile(
-    r"^(?P<p>이었다|였다|입니다|이며|이고|이다|에\s*의해|에\s*의하여|에서는|에서|에게|에는|에|으로는|으로|로는|로|"
+    r"^(?P<p>이었다|였다|입니다|이며|이고|이다|다(?=[\s.,]|$)|에\s*의해|에\s*의하여|에서는|에서|에게|에는|에|으로는|으로|로는|로|"
     r"은|는|이|가|을|를|의|와|과|도|께서)"
 )
 _SUBJECT = {"은", "는", "이", "가", "도", "께서"}
 _OBJECT = {"을", "를"}
 _PLACE = {"에", "에서", "에서는", "에는", "으로", "로", "으로는", "로는"}
 _AGENT = {"에의해", "에의하여"}
-_COPULA = {"이다", "입니다", "이며", "이고", "이었다", "였다"}
+_COPULA = {"이다", "입니다", "이며", "이고", "이었다", "였다", "다"}
 
 _kiwi = None
 _kiwi_lock = threading.Lock()
@@ -256,7 +265,15 @@ def _latin_mentions(sentence: str, known_names: frozenset[str] = frozenset()) ->
                 start += len(words[0]) + (len(text[len(words[0]):]) - len(text[len(words[0]):].lstrip()))
                 text = text[len(words[0]):].lstrip()
                 words = words[1:]
-        if not words or text in _ACRONYM_STOP:
+        # "Executive Director of Cheongram Culture Foundation": a title + "of" is not part of the name
+        if "of" in words[1:-1]:
+            cut = words.index("of")
+            if all(w.casefold() in _TITLE_WORDS for w in words[:cut]):
+                for _ in range(cut + 1):
+                    start += len(words[0]) + (len(text[len(words[0]):]) - len(text[len(words[0]):].lstrip()))
+                    text = text[len(words[0]):].lstrip()
+                    words = words[1:]
+        if not words or text in _ACRONYM_STOP or all(w.casefold() in _TITLE_WORDS for w in words):
             continue
         # a lone capitalised word opening an English sentence is a name only if the text also
         # capitalises it mid-sentence ("Atlas is ..." with "The Atlas service" elsewhere)
@@ -264,6 +281,13 @@ def _latin_mentions(sentence: str, known_names: frozenset[str] = frozenset()) ->
                 and text not in known_names and not _TRIGGER_VERB_RE.match(sentence[start + len(text):]):
             continue
         found.append(Mention(start, start + len(text), text, _entity_type(text)))
+    # "the Safety and Compliance Team": two capitalised parts joined by "and" / "&" that end in an organisation word
+    caps = sorted(found, key=lambda x: x.start)
+    for a, b in zip(caps, caps[1:]):
+        if re.fullmatch(r"\s+(?:and|&)\s+", sentence[a.end:b.start]) and b.name.split()[-1].casefold() in \
+                _ORG_SUFFIXES_EN and a.name.split()[-1].casefold() not in _ORG_SUFFIXES_EN:
+            name = sentence[a.start:b.end]
+            found.append(Mention(a.start, b.end, name, _entity_type(name)))
     for m in _MODEL_RE.finditer(sentence):
         text = m.group(0).rstrip(".")
         if re.search(r"\d", text) or re.search(r"[A-Z]", text):
@@ -276,6 +300,8 @@ def _latin_mentions(sentence: str, known_names: frozenset[str] = frozenset()) ->
 
 
 _KO_NOUN_TAGS = {"NNP"}
+# language: nouns that end the name of an organisational unit ("안전관리팀", "경영지원실")
+_KO_ORG_WORDS = frozenset("팀 실 본부 센터 재단 협회 연구소 위원회 사업부 조합 분관 도서관 박물관 회사 그룹 학회".split())
 _KO_JOIN_TAGS = {"NNP", "NNG", "SL", "SN", "SH", "SO", "XSN"}
 
 
@@ -291,7 +317,10 @@ def _korean_mentions(sentence: str) -> list[Mention]:
         # ("노바-7": syllables, a hyphen and digits, all attached)
         model_like = any(t.tag == "SO" and t.form == "-" for t in run) and any(t.tag == "SN" for t in run) \
             and all(b.start == a.start + a.len for a, b in zip(run, run[1:]))
-        if not run or not (any(t.tag == "NNP" for t in run) or model_like):
+        # "안전관리팀", "청소년서비스팀": attached common nouns ending in an organisation word name a unit
+        org_like = len(run) >= 2 and run[-1].form in _KO_ORG_WORDS and run[-1].tag == "NNG" \
+            and all(b.start == a.start + a.len for a, b in zip(run, run[1:]))
+        if not run or not (any(t.tag == "NNP" for t in run) or model_like or org_like):
             run.clear()
             return
         # trim trailing common nouns that are separated by a space and are not organisation suffixes
@@ -304,6 +333,13 @@ def _korean_mentions(sentence: str) -> list[Mention]:
         while len(run) > 1 and run[0].tag == "NNG" and run[1].start > run[0].start + run[0].len:
             run.pop(0)
         start, end = run[0].start, run[-1].start + run[-1].len
+        # "업체 다온미디어가" read as "업체이다 + 온미디어": a name does not start inside a word after a verb ending
+        word_start = start
+        while word_start > 0 and re.match(r"[\uac00-\ud7a3]", sentence[word_start - 1]):
+            word_start -= 1
+        if word_start < start and all(t.tag in ("VCP", "EF", "EC", "ETM") for t in tokens
+                                      if word_start <= t.start < start):
+            start = word_start
         text = sentence[start:end].strip()
         if 2 <= len(text) <= MAX_ENTITY_CHARS and _has_hangul(text):
             found.append(Mention(start, end, text, _entity_type(text)))
@@ -402,8 +438,9 @@ def _english_relation(sentence: str, mentions: list[Mention]) -> tuple[Mention, 
     for pattern in PATTERNS:
         for regex, reverse in [(r, False) for r in pattern.english] + [(r, True) for r in pattern.english_reversed]:
             for m in re.finditer(regex, sentence, flags=re.IGNORECASE):
-                left = [x for x in mentions if x.end <= m.start()]
-                right = [x for x in mentions if x.start >= m.end()]
+                # within the trigger's clause: "A is responsible for the kiosks; the B readers …" links no B
+                left = [x for x in mentions if x.end <= m.start() and ";" not in sentence[x.end:m.start()]]
+                right = [x for x in mentions if x.start >= m.end() and ";" not in sentence[m.end():x.start]]
                 if not left or not right:
                     continue
                 subj, obj = left[0], right[0]
@@ -469,13 +506,17 @@ def _korean_relation(sentence: str, mentions: list[Mention]) -> tuple[Mention, s
             if topics and doers and topics[0] is not doers[0]:  # "B는 A가 이끈다"
                 return doers[0], pattern.predicate, topics[0]
             return None
+        relative = _relative_clause(sentence, mentions, trigger)
+        if relative is not None and role in ("owner", "user", "leader"):  # "A가 운영하는 B": (A, predicate, B)
+            return relative[0], pattern.predicate, relative[1]
         if role == "owner":  # (team, owns, product)
             if objects:  # "A는 B를 담당한다"
                 return other(objects[0]), pattern.predicate, objects[0]
             topics = [m for m in mentions if m.particle in ("은", "는")]
             doers = [m for m in mentions if m.particle in ("이", "가", "에서")]
-            if topics and doers and topics[0] is not doers[0]:  # "B는 A가 담당한다"
-                return doers[0], pattern.predicate, topics[0]
+            if topics and doers and topics[0] is not doers[0] \
+                    and not _EMBEDDED_CLAUSE.search(sentence[doers[0].end:sentence.find(trigger)]):
+                return doers[0], pattern.predicate, topics[0]  # "B는 A가 담당한다", not "B는 A가 쓰는 C를 맡는다"
             return None
         if role == "acquirer":  # (buyer, acquired, bought)
             if objects:
@@ -513,6 +554,53 @@ def _korean_relation(sentence: str, mentions: list[Mention]) -> tuple[Mention, s
                 return first, pattern.predicate, second
             return None
     return None
+
+
+# language: a sentence that opens with a pronoun for the thing just described ("It", "This system", "이 시스템은",
+# "该系统", "它")
+_PRONOUN_SUBJECT_RE = re.compile(
+    r"^[\s#>*+•·\-|]*(?P<p>(?:It|This|The)\s+(?:system|tool|service|app|application|platform|product|database|"
+    r"program|programme|software)\b|It\b(?!'s\s)|이\s*(?:시스템|도구|서비스|앱|플랫폼|제품|데이터베이스|프로그램)(?=은|는|이|가)|"
+    r"(?:该|这个|这一)(?:系统|工具|服务|应用|平台|产品|数据库|程序)|它)")
+# How many sentences a topic (the name that opened a sentence) stands for a dropped or pronoun subject. Language
+# habit, not tuned: a short paragraph.
+TOPIC_SPAN = 3
+# "관장은 최미래다", "대표이사는 배정아이며": a head-of-unit title as the topic (its owner is left out)
+_KO_TITLE_TOPIC_RE = re.compile(r"^[\s\-*•·]*(?:팀장|관장|대표이사|이사장|원장|본부장|실장|센터장|단장|책임자|리더)(?:은|는)\s")
+
+
+def _zero_subject(sentence: str, mentions: list[Mention], topic: Mention) -> bool:
+    """A Korean sentence with a relation trigger but no topic or subject of its own that names the topic: its subject
+    was dropped and is the topic of the text."""
+    if not _has_hangul(sentence) or any(entity_key(m.name) == entity_key(topic.name) for m in mentions):
+        return False
+    if any(m.particle in ("은", "는", "도", "께서") for m in mentions) or not mentions:
+        return False
+    if _KO_TITLE_TOPIC_RE.match(sentence):
+        return True
+    made = [p for p in PATTERNS if p.ko_subject_role in ("made",)]
+    return any(t in sentence for p in made for t in p.korean)
+
+
+# a verb in its adnominal form then a noun ("함께 쓰는 시스템을"): the subject before it belongs to that embedded clause
+_EMBEDDED_CLAUSE = re.compile(r"[가-힣](?:는|한|던|된)\s+\S")
+_KO_ADNOMINAL_AFTER_TRIGGER = re.compile(r"^[가-힣]{0,2}?(?:하는|한|던|는|된|되는|ㄴ)\s")
+
+
+def _relative_clause(sentence: str, mentions: list[Mention], trigger: str) -> tuple[Mention, Mention] | None:
+    """"A가 운영하는 B", "A이 사용하는 "B"": the subject-marked mention before the trigger and the mention right after the
+    trigger's adnominal form (the noun the clause describes); None when the sentence is not built so."""
+    idx = sentence.find(trigger)
+    m = _KO_ADNOMINAL_AFTER_TRIGGER.match(sentence[idx + len(trigger):])
+    if m is None:
+        return None
+    doer = next((x for x in reversed(mentions) if x.end <= idx and x.particle in ("이", "가", "에서")), None)
+    head_at = idx + len(trigger) + m.end()
+    head = next((x for x in mentions if x.start >= idx and re.fullmatch(r"[\s\"“「『']*",
+                                                                         sentence[head_at:x.start])), None)
+    if doer is None or head is None or doer is head:
+        return None
+    return doer, head
 
 
 def _relation_for(sentence: str, mentions: list[Mention]) -> tuple[Mention, str, Mention] | None:
@@ -617,8 +705,28 @@ def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Ext
                     relations.append(Relation(source=name, predicate=ALIAS_PREDICATE, target=alias.name,
                                               evidence=sentence.strip(), doc_id=doc_id, chunk_id=chunk_id,
                                               source_file=source_file))
+    topic: Mention | None = None  # the entity the text is about: the subject that opened a recent sentence
+    topic_age = 0
     for sentence, raw in per_sentence:
         mentions = _apply_aliases(sentence, raw, canonical)
+        pronoun = _PRONOUN_SUBJECT_RE.match(sentence)
+        topic_age += 1
+        if topic_age > TOPIC_SPAN:
+            topic = None
+        if pronoun and topic is not None and not any(m.start < pronoun.end() for m in mentions):
+            # "TideBook is … . It was built by the Digital Services Team": the pronoun stands for the topic
+            particle = "는" if _has_hangul(pronoun.group(0)) else ""
+            mentions = [Mention(pronoun.start("p"), pronoun.end("p"), topic.name, topic.type, particle)] + mentions
+        elif topic is not None and _zero_subject(sentence, mentions, topic):
+            # Korean drops a subject the text is about: "남빛해운은 … . 1998년 A가 설립했으며" (A founded 남빛해운),
+            # "- 청람중앙도서관: … 관장은 최미래다" (the head of 청람중앙도서관)
+            particle = "의" if _KO_TITLE_TOPIC_RE.match(sentence) else "는"
+            mentions = [Mention(0, 0, topic.name, topic.type, particle)] + mentions
+        else:
+            body = len(sentence) - len(sentence.lstrip(" \t#>*+•·-|"))
+            opener = next((m for m in mentions if m.start <= body + 2), None)
+            if opener is not None:
+                topic, topic_age = opener, 0
         distinct: list[Mention] = []
         for m in mentions:
             key = entity_key(m.name)
@@ -640,8 +748,9 @@ def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Ext
                         triple = [found[0].name, found[1], found[2].name]
                         triple[role_index] = m.name
                         triples.append((triple[0], triple[1], triple[2]))
-        elif _ASSOCIATION_RE.search(sentence):
-            triples = [(distinct[0].name, "related_to", distinct[1].name)]
+        elif _associated_pair(sentence, distinct):
+            left, right = _associated_pair(sentence, distinct)
+            triples = [(left.name, "related_to", right.name)]
         else:  # names that merely occur in one sentence ("A and B were both mentioned …") are not a relation
             continue
         for src, pred, tgt in triples:
@@ -661,6 +770,20 @@ _ASSOCIATION_RE = re.compile(
     r"\brelated to\b|\bassociated with\b|\bpartner(?:s|ed|ing)? with\b|\bin partnership with\b|"
     r"\bcollaborat\w* with\b|\bworks? (?:closely )?with\b|\bjointly\b|\btogether with\b|"
     r"협력|제휴|협업|공동으로|함께 (?:개발|운영|만들|연구)|관련이 있|合作|相关|联合|共同")
+
+
+def _associated_pair(sentence: str, mentions: list[Mention]) -> tuple[Mention, Mention] | None:
+    """The two names an association phrase joins: the name before it and the name after it ("A partnered with B",
+    "A는 B와 협력한다": in Korean the phrase follows both). "A and B sit on a group, together with others" joins no
+    two of the names."""
+    for m in _ASSOCIATION_RE.finditer(sentence):
+        before = [x for x in mentions if x.end <= m.start()]
+        after = [x for x in mentions if x.start >= m.end()]
+        if before and after:
+            return before[-1], after[0]
+        if _has_hangul(m.group(0)) and len(before) >= 2:
+            return before[0], before[1]
+    return None
 
 
 # the role an entity plays in a relation says what it is: (predicate, side) -> type
