@@ -423,13 +423,92 @@ def _known_mentions(sentence: str, known_korean: frozenset[str]) -> list[Mention
     return out
 
 
+# ---- Chinese names (language, not tuned on a corpus) ----------------------------------------------------------
+# Han characters that end a name when reading back from its last character: function words, and determiners
+# ("该组", "每个小组" name nothing)
+_ZH_BOUNDARY = set("是的在由和与及为了将把被向对从于位使用等或并也都就让给每各该本这那此其个已")
+_ZH_ORG_SUFFIXES = ("团队", "小组", "委员会", "基金会", "研究所", "研究院", "财团", "集团", "公司", "中心", "大学",
+                    "学院", "银行", "医院", "协会", "图书馆", "博物馆", "组", "部", "室", "馆", "局", "处", "科", "团")
+_ZH_GENERIC = frozenset("图书馆 博物馆 委员会 研究所 研究院 办公室 公司 中心 大学 学院 银行 医院 协会 团队 小组 "
+                        "代表团 参观团 旅行团 工作组 这个组".split())
+_ZH_TITLES = ("负责人", "轮机长", "主任", "经理", "组长", "部长", "队长", "船长", "馆长", "院长", "主管", "总监",
+              "教授", "博士", "团长", "所长", "科长", "处长", "局长", "工程师", "研究员", "董事长", "总经理", "理事长")
+# common one-character family names of Chinese and of Korean names written in Han characters
+_ZH_SURNAMES = set("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕"
+                   "丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严"
+                   "覃武戴莫孔向汤朴申权安柳洪全文孙裴南河成车具禹辛闵元奉慎玄卞鲁都")
+_ZH_COUNTRIES = ("韩国", "中国", "日本", "美国", "英国", "法国", "德国", "越南", "泰国", "新加坡")
+_HAN = r"\u4e00-\u9fff"
+_ZH_ALIAS_RE = re.compile(rf"([{_HAN}]+)\s*[（(]\s*([A-Za-z][A-Za-z .'\-&]*?)\s*[)）]")
+
+
+def _zh_back(sentence: str, end: int, min_start: int = 0) -> int:
+    """Where a Han name ending at ``end`` starts: read back to a boundary character, a non-Han character or a title."""
+    start = end
+    while start > min_start and re.match(rf"[{_HAN}]", sentence[start - 1]) and sentence[start - 1] not in _ZH_BOUNDARY:
+        start -= 1
+        if any(sentence[:start].endswith(t) for t in _ZH_TITLES):
+            break
+    return start
+
+
+def _given_syllables(latin: str) -> int:
+    """Syllables of a romanised given name ("Eunseo" 2, "Mei" 1, "Jeong-a" 2): vowel groups."""
+    given = latin.split()[0]
+    return max(1, len(re.findall(r"[aeiouy]+", given.lower())))
+
+
+def _chinese_mentions(sentence: str) -> list[Mention]:
+    if not re.search(rf"[{_HAN}]", sentence) or _has_hangul(sentence):
+        return []
+    found: list[Mention] = []
+    for m in _ZH_ALIAS_RE.finditer(sentence):  # "陈立伟（Liwei Chen）", "青岚历史博物馆（Cheongram History Museum）"
+        han_end, latin = m.end(1), m.group(2).strip()
+        words = latin.split()
+        person = 2 <= len(words) <= 3 and words[-1].casefold() not in _ORG_SUFFIXES_EN \
+            and all(re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)?", w) for w in words)
+        if person:
+            start = max(m.start(1), han_end - 1 - _given_syllables(latin))
+            kind = "person"
+        else:
+            start = _zh_back(sentence, han_end, m.start(1))
+            kind = _entity_type(latin)
+        if han_end - start >= 2:
+            found.append(Mention(start, han_end, sentence[start:han_end], kind))
+    for suffix in _ZH_ORG_SUFFIXES:  # "船舶维修组", "保存处理室", "苏州图书馆"
+        for m in re.finditer(re.escape(suffix), sentence):
+            end = m.end()
+            if end < len(sentence) and re.match(rf"[{_HAN}]", sentence[end]) and not any(
+                    sentence[end:].startswith(w) for w in ("方面", "由", "的", "是", "负责", "下属", "位于", "主任")
+                    + _ZH_TITLES + tuple(_ZH_BOUNDARY)):
+                continue  # the suffix is inside a longer word
+            start = _zh_back(sentence, m.start())
+            name = sentence[start:end]
+            if m.start() - start >= 2 and name not in _ZH_GENERIC:
+                found.append(Mention(start, end, name, "org"))
+    for m in re.finditer(r"[市省县]", sentence):  # "清州市", "韩国清州市" (the country is not part of the name)
+        start = _zh_back(sentence, m.start())
+        start += len(next((c for c in _ZH_COUNTRIES if sentence.startswith(c, start)), ""))
+        if m.start() - start >= 1 and m.end() - start <= 6:
+            found.append(Mention(start, m.end(), sentence[start:m.end()], "place"))
+    for title in _ZH_TITLES:  # "主任周文静", "负责人朴恩瑞"
+        for m in re.finditer(re.escape(title) + rf"([{_HAN}]{{2,3}})", sentence):
+            name = m.group(1)
+            if name[0] not in _ZH_SURNAMES:
+                continue
+            if len(name) == 3 and (name[2] in _ZH_BOUNDARY or name[2] in "负任"):
+                name = name[:2]
+            found.append(Mention(m.start(1), m.start(1) + len(name), name, "person"))
+    return found
+
+
 def find_mentions(sentence: str, known_names: frozenset[str] = frozenset(),
                   known_korean: frozenset[str] = frozenset()) -> list[Mention]:
     """Entity mentions in one sentence, in order, with the Korean particle that follows each.
     ``known_names``: capitalised words the surrounding text uses mid-sentence (see ``mid_sentence_names``);
     ``known_korean``: Korean names already recognised elsewhere in the text."""
     found = _latin_mentions(sentence, known_names) + _korean_mentions(sentence) + _quoted_mentions(sentence) \
-        + _known_mentions(sentence, known_korean)
+        + _known_mentions(sentence, known_korean) + _chinese_mentions(sentence)
     return _merge([m for m in found if not is_generic(m.name)], sentence)
 
 
@@ -603,8 +682,74 @@ def _relative_clause(sentence: str, mentions: list[Mention], trigger: str) -> tu
     return doer, head
 
 
+# Chinese relation frames (language): (regex between/around the two names, predicate, which side is the subject)
+_ZH_DEVELOP = r"(?:开发|研发|建立|建造|打造|制作|设计|推出|创建|搭建)"
+_ZH_MANAGE = r"(?:负责|领导|管理|带领|主管|运营|维护)"
+
+
+def _chinese_relation(sentence: str, mentions: list[Mention]) -> tuple[Mention, str, Mention] | None:
+    found = _chinese_relations(sentence, mentions)
+    return found[0] if found else None
+
+
+def _chinese_relations(sentence: str, mentions: list[Mention]) -> list[tuple[Mention, str, Mention]]:
+    """Every frame of ``_chinese_frame`` in the sentence, in order ("A位于B，是C下属的…" states two)."""
+    out = []
+    for a, b in zip(mentions, mentions[1:]):
+        found = _chinese_frame(sentence, mentions, a, b)
+        if found and entity_key(found[0].name) != entity_key(found[2].name):
+            out.append(found)
+    return out
+
+
+def _chinese_frame(sentence: str, mentions: list[Mention], a: Mention, b: Mention) -> tuple[Mention, str, Mention] | None:
+    """"A由B开发" (A developed_by B), "A由B负责" (B leads A when B is a person, else B owns A), "B开发的A",
+    "A位于B", "A是B下属的…" / "A隶属于B" (part_of), "B负责人A" / "B的负责人是A" (A leads B), "B的A（person）"
+    (A belongs_to B), "A使用/采用B" (A uses B). Only names next to the frame's words count."""
+    def gap(a: Mention, b: Mention) -> str:
+        return sentence[a.end:b.start]
+
+    def is_person(m: Mention) -> bool:
+        return m.type == "person" or _PERSON_RE.match(m.name) is not None
+
+    between = gap(a, b)
+    after = sentence[b.end:b.end + 8]
+    if re.fullmatch(r"\s*由\s*[\u4e00-\u9fff]{0,4}?", between):  # "由轮机长陈立伟负责": a title may stand between
+        if re.match(rf"\s*(?:[\u4e00-\u9fff]{{0,3}}?){_ZH_DEVELOP}", after) and not re.match(r"\s*负责", after):
+            return a, "developed_by", b
+        if re.match(rf"\s*{_ZH_MANAGE}", after):
+            return (b, "leads", a) if is_person(b) else (b, "owns", a)
+    if re.fullmatch(rf"\s*(?:{_ZH_DEVELOP}|{_ZH_MANAGE})了?\s*", between) and re.match(r"\s*的?", after):
+        if re.fullmatch(rf"\s*{_ZH_DEVELOP}了?\s*", between):
+            return b, "developed_by", a  # "A开发了B"
+        return (a, "leads", b) if is_person(a) else (a, "owns", b)
+    if re.fullmatch(rf"\s*{_ZH_DEVELOP}的\s*", between):
+        return b, "developed_by", a  # "B开发的A"
+    if re.fullmatch(rf"\s*{_ZH_MANAGE}的\s*", between):
+        return a, "owns", b
+    if re.fullmatch(r"\s*位于\s*(?:[\u4e00-\u9fff]{1,3}?)?", between) and "位于" in between:
+        return a, "located_in", b
+    if re.fullmatch(r"[^，。；]*?是\s*", between) and re.match(r"\s*(?:下属|旗下|所属)", after):
+        return a, "part_of", b
+    if re.fullmatch(r"\s*[，,]\s*(?:也|还)?是\s*", between) and re.match(r"\s*(?:下属|旗下|所属)", after) \
+            and mentions[0] is not b:
+        return mentions[0], "part_of", b  # "A位于X，是B下属的…": the sentence's subject goes on
+    if re.fullmatch(r"\s*(?:隶属于|隶属|属于)\s*", between):
+        return (a, "belongs_to", b) if is_person(a) else (a, "part_of", b)
+    if re.fullmatch(r"\s*(?:的)?(?:负责人|主任|组长|部长|馆长|院长|团长|所长|队长|总经理|董事长|理事长)(?:是|为)?\s*",
+                    between) and is_person(b):
+        return b, "leads", a
+    if is_person(b) and a.type == "org" and re.fullmatch(r"\s*的\s*", between):
+        return b, "belongs_to", a  # "旅客服务组的林梅"
+    if re.fullmatch(r"\s*(?:使用|采用|用|依靠|基于)了?\s*", between):
+        return a, "uses", b
+    return None
+
+
 def _relation_for(sentence: str, mentions: list[Mention]) -> tuple[Mention, str, Mention] | None:
-    if _has_hangul(sentence):
+    if not _has_hangul(sentence) and re.search(r"[\u4e00-\u9fff]", sentence):
+        found = _chinese_relation(sentence, mentions) or _english_relation(sentence, mentions)
+    elif _has_hangul(sentence):
         found = _korean_relation(sentence, mentions)
         if found is None:
             found = _english_relation(sentence, mentions)
@@ -620,13 +765,20 @@ _ALIAS_OPEN_RE = re.compile(r"\s*[(（]\s*")
 _ALIAS_CLOSE_RE = re.compile(r"\s*[)）]")
 
 
+def _script(name: str) -> str:
+    """"hangul", "han" or "latin": which writing a name is in (its first letter of the three that occurs)."""
+    if _has_hangul(name):
+        return "hangul"
+    return "han" if re.search(r"[\u4e00-\u9fff]", name) else "latin"
+
+
 def _alias_pairs(sentence: str, mentions: list[Mention]) -> list[tuple[Mention, Mention, int]]:
     """"한빛랩스(Hanbit Labs)", "Hanbit Labs (한빛랩스)": a name followed by a parenthesised name in the other
     script (Hangul / no Hangul) names the same thing. Gives (name, parenthesised name, end of the ")")."""
     pairs = []
     for a, b in zip(mentions, mentions[1:]):
         close = _ALIAS_CLOSE_RE.match(sentence, b.end)
-        if close and _ALIAS_OPEN_RE.fullmatch(sentence[a.end:b.start]) and _has_hangul(a.name) != _has_hangul(b.name):
+        if close and _ALIAS_OPEN_RE.fullmatch(sentence[a.end:b.start]) and _script(a.name) != _script(b.name):
             pairs.append((a, b, close.end()))
     return pairs
 
@@ -674,7 +826,10 @@ def _apply_aliases(sentence: str, mentions: list[Mention], canonical: dict[str, 
             skip.add(id(b))
             pm = _KO_PARTICLE_RE.match(sentence[end:])
             particle = re.sub(r"\s+", "", pm.group("p")) if pm else ""
-        out.append(Mention(start, end, name, _entity_type(name), particle))
+        kind = m.type if m.type in ("person", "org") else _entity_type(name)
+        if id(m) in merged and merged[id(m)][0].type in ("person", "org"):
+            kind = merged[id(m)][0].type
+        out.append(Mention(start, end, name, kind, particle))
     return out
 
 
@@ -739,6 +894,8 @@ def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Ext
         found = _relation_for(sentence, distinct)
         if found:
             triples = [(found[0].name, found[1], found[2].name)]
+            if not _has_hangul(sentence) and re.search(r"[\u4e00-\u9fff]", sentence):
+                triples += [(x.name, p, y.name) for x, p, y in _chinese_relations(sentence, distinct)[1:]]
             for role_index in (0, 2):  # "A과 B는 C가 만든 모델이다": A shares B's role
                 partner = found[role_index]
                 for m in distinct:
