@@ -1,4 +1,4 @@
-"""Offline, rule-based entity and relation extraction (Korean and English). Precision over recall.
+"""Offline, rule-based entity and relation extraction (Korean, English, Chinese). Precision over recall.
 
 Entities, per sentence:
 - Latin proper-noun-like terms: capitalised word sequences ("Apex Labs", "Bank of Korea"), acronyms
@@ -6,6 +6,9 @@ Entities, per sentence:
 - Korean proper nouns: runs of kiwipiepy ``NNP`` tokens ("에이펙스 랩스", "노바-7"), with an attached
   common noun or an organisation suffix ("서울 대학교");
 - quoted terms ("…", “…”, 「…」, 『…』);
+- Chinese names: "陈立伟（Liwei Chen）" (a Han name before a parenthesised romanisation; a person's length follows
+  the romanised given name), unit names ending in 组 / 室 / 馆 / 团队 …, places ending in 市 / 省 / 县, and a family
+  name after a title ("主任周文静");
 - not: candidates made only of generic words (``is_generic``: "Team", "Wednesday", "English", "Correct", "팀과 제품");
   "Employees of Hanbit Research" keeps "Hanbit Research".
 Aliases: "한빛랩스(Hanbit Labs)" (a name, then a parenthesised name in the other script) is one entity under
@@ -16,13 +19,18 @@ matches (developed / 개발 -> ``developed_by``, headquartered in / 본사 / 위
 Which entity plays which role comes from word order in English and from the particle after each
 entity in Korean (은/는/이/가 subject, 을/를 object, 에/에서 place, 의 possessor). Without a trigger
 the sentence's first entity is linked to the next one as ``related_to`` only when the sentence states an
-association ("partnered with", "협력", "合作"); names that merely co-occur give no relation. The evidence is the
-sentence.
+association ("partnered with", "협력", "合作") between the two names; names that merely co-occur give no relation. The
+evidence is the sentence.
+
+Subjects the sentence does not name: "It" / "This system" / "이 시스템은" / "该系统" and a Korean sentence with no
+subject of its own ("1998년 A가 설립했으며", "관장은 B다") stand for the topic — the name that opened one of the last
+``TOPIC_SPAN`` sentences. Chinese frames: A由B开发 / 负责, B开发的A, A位于B, 是B下属的, B负责人A, B的A (a person).
 """
 from __future__ import annotations
 
 import re
 import threading
+import unicodedata
 from dataclasses import dataclass
 
 from rag.graphstore.base import entity_key
@@ -896,6 +904,12 @@ def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Ext
             triples = [(found[0].name, found[1], found[2].name)]
             if not _has_hangul(sentence) and re.search(r"[\u4e00-\u9fff]", sentence):
                 triples += [(x.name, p, y.name) for x, p, y in _chinese_relations(sentence, distinct)[1:]]
+            elif not _has_hangul(sentence):
+                # "It was developed by B, a software company based in C": a second clause about the last name
+                rest = [m for m in distinct if m.start >= max(found[0].start, found[2].start)]
+                more = _english_relation(sentence, rest) if len(rest) >= 2 else None
+                if more and more[1] != found[1] and entity_key(more[0].name) != entity_key(more[2].name):
+                    triples.append((more[0].name, more[1], more[2].name))
             for role_index in (0, 2):  # "A과 B는 C가 만든 모델이다": A shares B's role
                 partner = found[role_index]
                 for m in distinct:
@@ -963,3 +977,58 @@ def _type_from_relations(entities: dict[str, Entity], relations: list[Relation])
                 role = "person"  # "Minji Park belongs to ...", "... was developed by Stephen Robertson"
             if role:
                 entity.type = role
+
+
+def written_as_name(question: str, name: str) -> bool:
+    """Whether the question writes ``name`` as a name, not as an ordinary word that happens to share its letters.
+
+    A name with a digit, an inner capital, or several words ("TideBook", "BM25", "Search Platform Team") counts in any
+    case. A single plain word counts only as the documents write it: "HOW", "VEHICLE" (an all-caps heading word) only
+    in capitals, "Museum" / "Atlas" only capitalised; "the museum" or "how do I …" name nothing. Hangul and Han names
+    always count."""
+    if not re.search(r"[A-Za-z]", name) or re.search(r"[\u3131-\ud7a3\u4e00-\u9fff]", name):
+        return True
+    words = name.split()
+    if len(words) >= 2 and not name.isupper() or re.search(r"\d", name) or re.search(r"[a-z][A-Z]", name):
+        return True
+    text = unicodedata.normalize("NFKC", question)
+    if name.isupper():
+        return re.search(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", text) is not None
+    # a capitalised plain word: the question capitalises it too (the later letters in any case)
+    return re.search(rf"(?<![A-Za-z0-9]){re.escape(name[0])}(?i:{re.escape(name[1:])})(?![A-Za-z0-9])", text) is not None
+
+
+# ---- Korean names in Latin letters ---------------------------------------------------------------------------------
+_RR_INITIALS = "g kk n d tt r m b pp s ss - j jj ch k t p h".split()
+_RR_MEDIALS = "a ae ya yae eo e yeo ye o wa wae oe yo u wo we wi yu eu ui i".split()
+_RR_FINALS = ["", "k", "k", "k", "n", "n", "n", "t", "l", "k", "m", "l", "l", "l", "p", "l", "m", "p", "p", "t", "t",
+              "ng", "t", "t", "k", "t", "p", "t"]
+
+
+def romanize(hangul: str) -> str:
+    """Revised Romanization of Korean, syllable by syllable without sound changes ("서림" → "seorim"); other characters
+    are kept. Enough to see that a document's "서림분관" is the question's "Seorim Branch"."""
+    out: list[str] = []
+    for ch in hangul:
+        code = ord(ch) - 0xAC00
+        if not 0 <= code < 11172:
+            out.append(ch)
+            continue
+        initial, medial, final = code // 588, (code % 588) // 28, code % 28
+        onset = _RR_INITIALS[initial].replace("-", "")
+        out.append(onset + _RR_MEDIALS[medial] + _RR_FINALS[final])
+    return "".join(out)
+
+
+# language: Korean words that end a unit's or place's name; "서림분관" is "서림" + 분관 (branch)
+KO_NAME_SUFFIXES = tuple(sorted(set(_KO_ORG_WORDS) | {"분관", "지점", "지사", "본관", "센터", "시", "군", "구", "도", "섬",
+                                                     "항", "역", "호"}, key=len, reverse=True))
+
+
+def romanized_stem(name: str) -> str:
+    """The romanised name part of a Hangul name without its unit word ("서림분관" → "seorim"); "" when the name is not
+    Hangul or the part left is a single syllable."""
+    if not re.fullmatch(r"[\uac00-\ud7a3]+", name):
+        return ""
+    stem = next((name[: -len(sfx)] for sfx in KO_NAME_SUFFIXES if name.endswith(sfx) and len(name) > len(sfx)), name)
+    return romanize(stem) if len(stem) >= 2 else ""

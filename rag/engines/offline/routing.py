@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Sequence
 
 from rag.engines.offline.arithmetic import extract_expression, list_aggregate
@@ -13,6 +12,7 @@ from rag.engines.offline.rules import (ARITHMETIC_PATTERNS, ASKING, BARE_INTERRO
 from rag.engines.offline.semantics import question_intents
 from rag.engines.offline.temporal import temporal_markers, years_in
 from rag.engines.offline.text import _contains_phrase, _norm, _quote, _specific
+from rag.extract import written_as_name
 from rag.types import Decision
 
 
@@ -160,26 +160,8 @@ class Router:
             n = _norm(name).strip()
             if not _specific(name):
                 continue
-            if _contains_phrase(q, n) and name not in found and _written_as_name(question, name):
+            if _contains_phrase(q, n) and name not in found and written_as_name(question, name):
                 found.append(name)
         # "Hanbit Labs" found: drop "Hanbit" when it is only part of a longer match
         return [e for e in found if not any(e != o and _norm(e) in _norm(o) for o in found)]
 
-
-def _written_as_name(question: str, name: str) -> bool:
-    """Whether the question writes ``name`` as a name, not as an ordinary word that happens to share its letters.
-
-    A name with a digit, an inner capital, or several words ("TideBook", "BM25", "Search Platform Team") counts in any
-    case. A single plain word counts only as the documents write it: "HOW", "VEHICLE" (an all-caps heading word) only
-    in capitals, "Museum" / "Atlas" only capitalised; "the museum" or "how do I …" name nothing. Hangul and Han names
-    always count."""
-    if not re.search(r"[A-Za-z]", name) or re.search(r"[\u3131-\ud7a3\u4e00-\u9fff]", name):
-        return True
-    words = name.split()
-    if len(words) >= 2 and not name.isupper() or re.search(r"\d", name) or re.search(r"[a-z][A-Z]", name):
-        return True
-    text = unicodedata.normalize("NFKC", question)
-    if name.isupper():
-        return re.search(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", text) is not None
-    # a capitalised plain word: the question capitalises it too (the later letters in any case)
-    return re.search(rf"(?<![A-Za-z0-9]){re.escape(name[0])}(?i:{re.escape(name[1:])})(?![A-Za-z0-9])", text) is not None
