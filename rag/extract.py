@@ -293,7 +293,7 @@ def _latin_mentions(sentence: str, known_names: frozenset[str] = frozenset()) ->
     caps = sorted(found, key=lambda x: x.start)
     for a, b in zip(caps, caps[1:]):
         if re.fullmatch(r"\s+(?:and|&)\s+", sentence[a.end:b.start]) and b.name.split()[-1].casefold() in \
-                _ORG_SUFFIXES_EN and a.name.split()[-1].casefold() not in _ORG_SUFFIXES_EN:
+                _ORG_SUFFIXES_EN and (len(a.name.split()) == 1 or a.name.split()[-1].casefold() not in _ORG_SUFFIXES_EN):
             name = sentence[a.start:b.end]
             found.append(Mention(a.start, b.end, name, _entity_type(name)))
     for m in _MODEL_RE.finditer(sentence):
@@ -308,6 +308,8 @@ def _latin_mentions(sentence: str, known_names: frozenset[str] = frozenset()) ->
 
 
 _KO_NOUN_TAGS = {"NNP"}
+# language: words that make "X팀" a reference, not a name ("해당 팀", "우리팀", "각 부서")
+_KO_NOT_A_NAME = re.compile(r"^(?:해당|우리|각|모든|전체|다른|같은|상위|하위|관련)")
 # language: nouns that end the name of an organisational unit ("안전관리팀", "경영지원실")
 _KO_ORG_WORDS = frozenset("팀 실 본부 센터 재단 협회 연구소 위원회 사업부 조합 분관 도서관 박물관 회사 그룹 학회".split())
 _KO_JOIN_TAGS = {"NNP", "NNG", "SL", "SN", "SH", "SO", "XSN"}
@@ -326,7 +328,7 @@ def _korean_mentions(sentence: str) -> list[Mention]:
         model_like = any(t.tag == "SO" and t.form == "-" for t in run) and any(t.tag == "SN" for t in run) \
             and all(b.start == a.start + a.len for a, b in zip(run, run[1:]))
         # "안전관리팀", "청소년서비스팀": attached common nouns ending in an organisation word name a unit
-        org_like = len(run) >= 2 and run[-1].form in _KO_ORG_WORDS and run[-1].tag == "NNG" \
+        org_like = run and run[-1].form in _KO_ORG_WORDS and run[-1].tag == "NNG" \
             and all(b.start == a.start + a.len for a, b in zip(run, run[1:]))
         if not run or not (any(t.tag == "NNP" for t in run) or model_like or org_like):
             run.clear()
@@ -345,10 +347,13 @@ def _korean_mentions(sentence: str) -> list[Mention]:
         word_start = start
         while word_start > 0 and re.match(r"[\uac00-\ud7a3]", sentence[word_start - 1]):
             word_start -= 1
-        if word_start < start and all(t.tag in ("VCP", "EF", "EC", "ETM") for t in tokens
-                                      if word_start <= t.start < start):
-            start = word_start
+        if word_start < start and (org_like or all(t.tag in ("VCP", "EF", "EC", "ETM") for t in tokens
+                                                   if word_start <= t.start < start)):
+            start = word_start  # a unit's name is the whole word ("한결과학재단", where kiwi read 한결 as an adverb)
         text = sentence[start:end].strip()
+        if org_like and not any(t.tag == "NNP" for t in run) and (len(text) < 3 or _KO_NOT_A_NAME.match(text)):
+            run.clear()
+            return
         if 2 <= len(text) <= MAX_ENTITY_CHARS and _has_hangul(text):
             found.append(Mention(start, end, text, _entity_type(text)))
         run.clear()
@@ -374,6 +379,20 @@ def _korean_mentions(sentence: str) -> list[Mention]:
             flush()
     flush()
     return found
+
+
+_KO_BEFORE_ALIAS_RE = re.compile(r"(?<![\uac00-\ud7a3])([\uac00-\ud7a3]{2,12})\s*[(（]\s*[A-Z][A-Za-z0-9 .'&\-]*[)）]")
+
+
+def _alias_head_mentions(sentence: str) -> list[Mention]:
+    """"솔빛천문관(Solbit Planetarium)": a Hangul word written with a parenthesised Latin name is a name, whatever
+    kiwi tagged it."""
+    out = []
+    for m in _KO_BEFORE_ALIAS_RE.finditer(sentence):
+        name = m.group(1)
+        if not is_generic(name):
+            out.append(Mention(m.start(1), m.end(1), name, _entity_type(name)))
+    return out
 
 
 def _quoted_mentions(sentence: str) -> list[Mention]:
@@ -413,6 +432,9 @@ def mid_sentence_names(sentences: list[str]) -> frozenset[str]:
     that they are names ("The Atlas search service" makes "Atlas is ..." a name)."""
     names: set[str] = set()
     for sentence in sentences:
+        heading = re.fullmatch(r"\s*#{1,6}\s+([A-Z][A-Za-z0-9&-]*)\s*", sentence)
+        if heading:  # "## Beacon": a section titled by one capitalised word names a thing
+            names.add(heading.group(1))
         for m in _CAP_SEQ_RE.finditer(sentence):
             before = sentence[: m.start()].rstrip(" \t#>*+•·-|")
             if " " not in m.group(0) and before and before[-1] not in ".!?:":
@@ -439,12 +461,24 @@ _ZH_ORG_SUFFIXES = ("团队", "小组", "委员会", "基金会", "研究所", "
                     "学院", "银行", "医院", "协会", "图书馆", "博物馆", "组", "部", "室", "馆", "局", "处", "科", "团")
 _ZH_GENERIC = frozenset("图书馆 博物馆 委员会 研究所 研究院 办公室 公司 中心 大学 学院 银行 医院 协会 团队 小组 "
                         "代表团 参观团 旅行团 工作组 这个组".split())
-_ZH_TITLES = ("负责人", "轮机长", "主任", "经理", "组长", "部长", "队长", "船长", "馆长", "院长", "主管", "总监",
+_ZH_TITLES = ("负责人", "主任", "经理", "组长", "部长", "队长", "船长", "馆长", "院长", "主管", "总监",
               "教授", "博士", "团长", "所长", "科长", "处长", "局长", "工程师", "研究员", "董事长", "总经理", "理事长")
 # common one-character family names of Chinese and of Korean names written in Han characters
 _ZH_SURNAMES = set("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕"
                    "丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严"
                    "覃武戴莫孔向汤朴申权安柳洪全文孙裴南河成车具禹辛闵元奉慎玄卞鲁都")
+# words that may follow a unit's name directly (a verb or a title), so its suffix ends the name
+_ZH_FOLLOWERS = ("方面", "下属", "旗下", "隶属", "属于", "位于", "开发", "研发", "建立", "建造", "打造", "制作", "设计",
+                 "推出", "创建", "搭建", "负责", "领导", "管理", "带领", "主管", "运营", "维护", "使用", "采用", "成立",
+                 "和", "与", "及", "、") + _ZH_TITLES
+# language: last words of English names of places and things, not people ("Bailu Observatory"; not "park", a family
+# name); and the Han endings
+# of such names
+_PLACE_WORDS_EN = frozenset("""observatory museum library hall station system systems app platform branch studio
+    gallery theatre theater port terminal airport bridge tower garden church temple school academy island city county
+    province street road market""".split())
+_ZH_PLACE_ENDINGS = ("台", "站", "厅", "园", "楼", "市", "省", "县", "岛", "港", "桥", "塔", "寺", "馆", "院", "室", "组",
+                     "部", "团", "会", "局", "处", "所", "司", "系统", "平台", "中心")
 _ZH_COUNTRIES = ("韩国", "中国", "日本", "美国", "英国", "法国", "德国", "越南", "泰国", "新加坡")
 _HAN = r"\u4e00-\u9fff"
 _ZH_ALIAS_RE = re.compile(rf"([{_HAN}]+)\s*[（(]\s*([A-Za-z][A-Za-z .'\-&]*?)\s*[)）]")
@@ -463,7 +497,7 @@ def _zh_back(sentence: str, end: int, min_start: int = 0) -> int:
 def _given_syllables(latin: str) -> int:
     """Syllables of a romanised given name ("Eunseo" 2, "Mei" 1, "Jeong-a" 2): vowel groups."""
     given = latin.split()[0]
-    return max(1, len(re.findall(r"[aeiouy]+", given.lower())))
+    return max(1, len(re.findall(r"[aeiou]+", given.lower())))  # pinyin y / w begin a syllable
 
 
 def _chinese_mentions(sentence: str) -> list[Mention]:
@@ -474,6 +508,7 @@ def _chinese_mentions(sentence: str) -> list[Mention]:
         han_end, latin = m.end(1), m.group(2).strip()
         words = latin.split()
         person = 2 <= len(words) <= 3 and words[-1].casefold() not in _ORG_SUFFIXES_EN \
+            and words[-1].casefold() not in _PLACE_WORDS_EN and not m.group(1).endswith(_ZH_PLACE_ENDINGS) \
             and all(re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)?", w) for w in words)
         if person:
             start = max(m.start(1), han_end - 1 - _given_syllables(latin))
@@ -486,9 +521,8 @@ def _chinese_mentions(sentence: str) -> list[Mention]:
     for suffix in _ZH_ORG_SUFFIXES:  # "船舶维修组", "保存处理室", "苏州图书馆"
         for m in re.finditer(re.escape(suffix), sentence):
             end = m.end()
-            if end < len(sentence) and re.match(rf"[{_HAN}]", sentence[end]) and not any(
-                    sentence[end:].startswith(w) for w in ("方面", "由", "的", "是", "负责", "下属", "位于", "主任")
-                    + _ZH_TITLES + tuple(_ZH_BOUNDARY)):
+            if end < len(sentence) and re.match(rf"[{_HAN}]", sentence[end]) and not (
+                    sentence[end] in _ZH_BOUNDARY or any(sentence[end:].startswith(w) for w in _ZH_FOLLOWERS)):
                 continue  # the suffix is inside a longer word
             start = _zh_back(sentence, m.start())
             name = sentence[start:end]
@@ -516,7 +550,7 @@ def find_mentions(sentence: str, known_names: frozenset[str] = frozenset(),
     ``known_names``: capitalised words the surrounding text uses mid-sentence (see ``mid_sentence_names``);
     ``known_korean``: Korean names already recognised elsewhere in the text."""
     found = _latin_mentions(sentence, known_names) + _korean_mentions(sentence) + _quoted_mentions(sentence) \
-        + _known_mentions(sentence, known_korean) + _chinese_mentions(sentence)
+        + _known_mentions(sentence, known_korean) + _chinese_mentions(sentence) + _alias_head_mentions(sentence)
     return _merge([m for m in found if not is_generic(m.name)], sentence)
 
 
