@@ -105,16 +105,20 @@ class GraphTool:
                     from_hits.append(name)
         return from_question, from_hits
 
-    def romanized_matches(self, query: str) -> list[str]:
+    def romanized_matches(self, query: str) -> dict[str, str]:
         """Hangul entities the question writes in Latin letters: "Seorim Branch" names "서림분관" when a capitalised
-        word of the question is the romanised name part (``rag.extract.romanized_stem``) of the entity."""
+        word of the question is the romanised name part (``rag.extract.romanized_stem``) of the entity.
+        Returns {entity name: the question's words for it}."""
         from rag.extract import romanized_stem
 
-        words = {w.casefold() for w in re.findall(r"\b[A-Z][a-z]{3,}(?:-[a-z]+)?\b", query)}
-        words |= {w.replace("-", "") for w in words}
-        if not words:
-            return []
-        return [name for name in self.kb.graph.entity_names() if romanized_stem(name) in words]
+        phrases: dict[str, str] = {}
+        for m in re.finditer(r"\b([A-Z][a-z]{3,}(?:-[a-z]+)?)((?:\s+[A-Z][a-z]+)*)", query):
+            for form in (m.group(1).casefold(), m.group(1).casefold().replace("-", "")):
+                phrases.setdefault(form, (m.group(1) + m.group(2)).strip())
+        if not phrases:
+            return {}
+        return {name: phrases[romanized_stem(name)] for name in self.kb.graph.entity_names()
+                if romanized_stem(name) in phrases}
 
     def alias_groups(self, names: list[str]) -> dict[str, list[str]]:
         """entity key -> every name of its alias group ("Safety and Compliance Team" ↔ "안전관리팀"), from the graph's
@@ -251,6 +255,10 @@ class GraphTool:
         found_q, names_q = self.expand(from_question, hops, limit)
         found_h, names_h = self.expand(from_hits, hops, limit)
         canonical = self._canonical(query, {**names_h, **names_q})
+        for name, phrase in self.romanized_matches(query).items():  # "서림분관 (Seorim Branch)"
+            shown = f"{name} ({phrase})"
+            for member in {**names_q, **names_h}.get(entity_key(name), [name]):
+                canonical[entity_key(member)] = shown
         original_ids: dict[int, str] = {}  # a fact renamed to its alias group's name keeps the stored fact's id
 
         def renamed(rel: Relation) -> Relation:
