@@ -381,7 +381,9 @@ def _korean_mentions(sentence: str) -> list[Mention]:
     return found
 
 
-_KO_BEFORE_ALIAS_RE = re.compile(r"(?<![\uac00-\ud7a3])([\uac00-\ud7a3]{2,12})\s*[(（]\s*[A-Z][A-Za-z0-9 .'&\-]*[)）]")
+# "솔빛천문관(Solbit Planetarium)": the Latin name is capitalised words ("생성(RAG)" spells out a term, not a name)
+_KO_BEFORE_ALIAS_RE = re.compile(r"(?<![\uac00-\ud7a3])([\uac00-\ud7a3]{2,12})\s*[(（]\s*[A-Z][a-z]+(?:[\s-][A-Z][a-z]+)*"
+                                 r"\s*[)）]")
 
 
 def _alias_head_mentions(sentence: str) -> list[Mention]:

@@ -82,13 +82,13 @@ ASKING = re.compile(
     r"[?？]|뭐|무엇|어디|언제|누구|누가|어떻|어느|얼마|몇|왜|알려|가르쳐|설명|찾아|궁금|"
     r"\b(?:what|which|where|when|who|whom|whose|why|how|tell me|explain|show me|find|can you|could you)\b|"
     r"什么|哪|谁|几|多少|怎么|如何|为什么|请问|告诉|介绍", re.I)
-# language: questions of general world knowledge (a country's capital, what an abbreviation stands for, a unit
-# conversion): direct when the knowledge base does not mention what they ask about. Not tuned on a corpus.
+# language: questions of general world knowledge (a country's capital, what an abbreviation stands for, how many
+# minutes are in an hour): direct when the knowledge base does not mention what they ask about. Not tuned on a corpus.
 GENERAL_KNOWLEDGE = re.compile(
     r"(?:\S+)의 수도|수도는 어디|\bcapital (?:city )?of\b|的首都|首都是|"
     r"\bstand for\b|\babbreviation (?:of|for)\b|의 약자|약자는|缩写|"
-    r"\bhow many (?:centimet|met|kilomet|inch|feet|foot|gram|kilogram|pound|minute|second|hour|day)\w* (?:are )?in\b|"
-    r"몇 (?:센티미터|미터|킬로미터|그램|분|초|시간)인가|等于多少(?:厘米|米|克|分钟|秒)", re.I)
+    r"\bhow many (?:centimet|met|kilomet|inch|feet|foot|gram|kilogram|pound|minute|second|hour|day)\w* (?:are )?in an?\b",
+    re.I)
 # language: bare question words; they alone do not ask for a graph relation ("Where did X work …" is a lookup)
 BARE_INTERROGATIVES = ("어디", "where", "哪里")
 # language: "which team / company" phrases; they ask for a graph relation only together with a relation the graph
