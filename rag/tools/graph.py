@@ -4,6 +4,11 @@ Seeds are the known entities named in the question, plus (weighted down) those n
 vector hit, so "the team that built Orbit" still reaches the team through its chunk. Relations
 within ``settings.graph_hops`` hops come back as documents: the evidence sentence and the triple.
 
+Aliases: a document that writes "Name (다른 표기)" records an ``also_known_as`` fact. Such a fact costs no hop: a
+seed starts under all its names, and a chain that reaches "안전관리팀" goes on from "Safety and Compliance Team". The
+facts of one alias group are shown under one name (the one the question writes, else one in the question's script);
+the evidence sentence stays as written.
+
 Scoring, transparent and recorded in each result's metadata:
 - a 1-hop fact: 0.5, + 0.2 when it touches an entity named in the question, + 0.2 when its predicate
   is what the question asks about (``PREDICATE_CUES``: "어디"/"where" -> located_in, "팀장"/"leads"
@@ -19,11 +24,13 @@ chain is not crowded out by many 1-hop facts.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rag.config import Settings
 from rag.graphstore import entity_key, relation_id
 from rag.textutil import key_terms, tokenize
+from rag.extract import ALIAS_PREDICATE
 from rag.types import Relation, Retrieved, ToolUnavailable
 
 SEEDS_FROM_QUESTION = 8
@@ -31,6 +38,7 @@ VECTOR_HITS_FOR_SEEDS = 1
 SEEDS_PER_HIT = 3
 HIT_SEED_WEIGHT = 0.3
 RELATED_TO_WEIGHT = 0.7
+MAX_HOPS = 4  # chosen, not tuned: the longest chain a question asks that is still followed
 
 # words in a question that say which kind of fact it asks for (language: Korean, English, Chinese)
 PREDICATE_CUES: dict[str, tuple[str, ...]] = {
@@ -77,9 +85,15 @@ class GraphTool:
         return True, f"{counts.get('entities', 0)} entities, {counts.get('relations', 0)} relations"
 
     def seeds(self, query: str) -> tuple[list[str], list[str]]:
-        """(entities named in the question, entities named in the top vector hit)."""
+        """(entities named in the question, entities named in the top vector hit). A question's word that only shares
+        its letters with a name ("how" with a heading's "HOW") is no seed (``written_as_name``)."""
+        from rag.extract import written_as_name
+
         graph = self.kb.graph
-        from_question = graph.search_entities(query, limit=SEEDS_FROM_QUESTION)
+        from_question = [name for name in graph.search_entities(query, limit=SEEDS_FROM_QUESTION * 2)
+                         if written_as_name(query, name) or entity_key(name) not in entity_key(query)]
+        from_question = from_question[:SEEDS_FROM_QUESTION]
+        from_question += [n for n in self.romanized_matches(query) if n not in from_question]
         from_hits: list[str] = []
         try:
             hits = self.kb.tools()["vector"].run(query, VECTOR_HITS_FOR_SEEDS)
@@ -90,6 +104,112 @@ class GraphTool:
                 if name not in from_question and name not in from_hits:
                     from_hits.append(name)
         return from_question, from_hits
+
+    def romanized_matches(self, query: str) -> dict[str, str]:
+        """Hangul entities the question writes in Latin letters: "Seorim Branch" names "서림분관" when a capitalised
+        word of the question is the romanised name part (``rag.extract.romanized_stem``) of the entity.
+        Returns {entity name: the question's words for it}."""
+        from rag.extract import romanized_stem
+
+        phrases: dict[str, str] = {}
+        for m in re.finditer(r"\b([A-Z][a-z]{3,}(?:-[a-z]+)?)((?:\s+[A-Z][a-z]+)*)", query):
+            for form in (m.group(1).casefold(), m.group(1).casefold().replace("-", "")):
+                phrases.setdefault(form, (m.group(1) + m.group(2)).strip())
+        if not phrases:
+            return {}
+        return {name: phrases[romanized_stem(name)] for name in self.kb.graph.entity_names()
+                if romanized_stem(name) in phrases}
+
+    def alias_groups(self, names: list[str]) -> dict[str, list[str]]:
+        """entity key -> every name of its alias group ("Safety and Compliance Team" ↔ "안전관리팀"), from the graph's
+        ``also_known_as`` facts (recorded at extraction when a document writes "Name (다른 표기)")."""
+        graph = self.kb.graph
+        groups: dict[str, list[str]] = {entity_key(n): [n] for n in names}
+        frontier = list(names)
+        for _ in range(3):  # an alias of an alias
+            if not frontier:
+                break
+            grown: list[str] = []
+            for rel, _hop in graph.expand(frontier, hops=1, limit=200):
+                if rel.predicate != ALIAS_PREDICATE:
+                    continue
+                members = {entity_key(rel.source), entity_key(rel.target)}
+                for key in members & set(groups):
+                    for other in (rel.source, rel.target):
+                        if other not in groups[key]:
+                            groups[key].append(other)
+                for other in (rel.source, rel.target):
+                    if entity_key(other) not in groups:
+                        groups[entity_key(other)] = [other]
+                        grown.append(other)
+            frontier = grown
+        # every member of a group sees the whole group
+        merged: dict[str, list[str]] = {}
+        for key, members in groups.items():
+            union = list(members)
+            for m in members:
+                for n in groups.get(entity_key(m), []):
+                    if n not in union:
+                        union.append(n)
+            merged[key] = union
+        return merged
+
+    def expand(self, seeds: list[str], hops: int, limit: int) -> tuple[list[tuple[Relation, int]], dict[str, list[str]]]:
+        """Facts within ``hops`` of the seeds, where an alias fact costs no hop: the entity a chain reaches under one
+        name ("안전관리팀") goes on under its other ("Safety and Compliance Team"). Returns (facts with their hop,
+        the alias groups met)."""
+        if not seeds:
+            return [], {}
+        graph = self.kb.graph
+        groups = self.alias_groups(seeds)
+        frontier = sorted({n for members in groups.values() for n in members})
+        visited = {entity_key(n) for n in frontier}
+        found: dict[str, tuple[Relation, int]] = {}
+        for hop in range(1, max(hops, 0) + 1):
+            if not frontier:
+                break
+            reached: list[str] = []
+            for rel, _ in graph.expand(frontier, hops=1, limit=limit):
+                if rel.predicate == ALIAS_PREDICATE:
+                    continue
+                rid = relation_id(rel)
+                if rid not in found:
+                    found[rid] = (rel, hop)
+                reached += [n for n in (rel.source, rel.target) if entity_key(n) not in visited]
+            if len(found) >= limit:
+                break
+            new_groups = self.alias_groups(list(dict.fromkeys(reached)))
+            groups.update(new_groups)
+            frontier = sorted({n for members in new_groups.values() for n in members if entity_key(n) not in visited})
+            visited |= {entity_key(n) for n in frontier}
+        return list(found.values()), groups
+
+    @staticmethod
+    def _canonical(query: str, groups: dict[str, list[str]]) -> dict[str, str]:
+        """entity key -> the name to show for its alias group: the one the question writes, else one in the
+        question's script, else the first."""
+        from rag.extract import _script
+
+        q_key = entity_key(query)
+        script = _script(query)
+        out: dict[str, str] = {}
+        for key, members in groups.items():
+            if len(members) < 2:
+                continue
+            named = [m for m in members if entity_key(m) in q_key]
+            same = [m for m in members if _script(m) == script]
+            choice = (named or same or members)[0]
+            for m in members:
+                out[entity_key(m)] = choice
+        return out
+
+    @staticmethod
+    def _renamed(rel: Relation, canonical: dict[str, str]) -> Relation:
+        from dataclasses import replace
+
+        src = canonical.get(entity_key(rel.source), rel.source)
+        tgt = canonical.get(entity_key(rel.target), rel.target)
+        return rel if (src, tgt) == (rel.source, rel.target) else replace(rel, source=src, target=tgt)
 
     def _score(self, found: list[tuple[Relation, int]], terms: set[str], named: set[str], asked: set[str],
                weight: float) -> dict[tuple[str, str, str], tuple[float, int, Relation, float]]:
@@ -122,7 +242,9 @@ class GraphTool:
         return scored
 
     def run(self, query: str, top_k: int) -> list[Retrieved]:
-        hops = self.settings.graph_hops
+        # a question that asks a longer chain ("who leads the team that operates the system X uses": three
+        # relations) is followed that far, up to MAX_HOPS
+        hops = max(self.settings.graph_hops, min(MAX_HOPS, len(asked_predicates(query))))
         limit = max(50, top_k * 10)
         # The store raises ToolUnavailable when it is unreachable; any other exception is a fault, not "unavailable":
         # it propagates and the retrieval step records it as an error.
@@ -130,8 +252,25 @@ class GraphTool:
         from_question, from_hits = self.seeds(query)
         if not from_question and not from_hits:
             return []
-        found_q = graph.expand(from_question, hops=hops, limit=limit) if from_question else []
-        found_h = graph.expand(from_hits, hops=hops, limit=limit) if from_hits else []
+        found_q, names_q = self.expand(from_question, hops, limit)
+        found_h, names_h = self.expand(from_hits, hops, limit)
+        canonical = self._canonical(query, {**names_h, **names_q})
+        for name, phrase in self.romanized_matches(query).items():  # "서림분관 (Seorim Branch)"
+            shown = f"{name} ({phrase})"
+            for member in {**names_q, **names_h}.get(entity_key(name), [name]):
+                canonical[entity_key(member)] = shown
+        original_ids: dict[int, str] = {}  # a fact renamed to its alias group's name keeps the stored fact's id
+
+        def renamed(rel: Relation) -> Relation:
+            new = self._renamed(rel, canonical)
+            original_ids[id(new)] = relation_id(rel)
+            return new
+
+        found_q = [(renamed(rel), hop) for rel, hop in found_q]
+        found_h = [(renamed(rel), hop) for rel, hop in found_h]
+        from_question = list(dict.fromkeys(canonical.get(entity_key(e), e) for e in from_question))
+        from_hits = [e for e in dict.fromkeys(canonical.get(entity_key(e), e) for e in from_hits)
+                     if e not in from_question]
 
         terms = set(key_terms(query))
         named = {entity_key(e) for e in from_question}
@@ -150,7 +289,7 @@ class GraphTool:
 
         out: list[Retrieved] = []
         for score, hop, rel, coverage in chosen:
-            rid = relation_id(rel)
+            rid = original_ids.get(id(rel), relation_id(rel))
             chunk_index = rel.chunk_id.rsplit(":", 1)[-1]
             out.append(Retrieved(
                 id=rid, text=fact_text(rel), source=rel.source_file or "graph", score=round(score, 6), tool="graph",

@@ -136,7 +136,9 @@ class Answerer:
         for i in chosen:
             t = (docs[i].metadata or {}).get("triple") or []
             triples.append(f"{t[0]} —{t[1]}→ {t[2]}" if len(t) == 3 else _clean_sentence(docs[i].text))
-        answer_entity = hops[-1][1] if hops and on_path else ""
+        # the entity the path's last hop reaches (an extra correct fact listed after the path is no hop of it)
+        answer_entity = next((e for i, e in reversed(hops) if i in on_path), hops[-1][1] if hops else "") \
+            if on_path else ""
         head = f"{answer_entity} — " if answer_entity else ""
         lines = [f"{f['conclusion']}: {head}" + "; ".join(f"{t} [{n}]" for n, t in enumerate(triples, 1)),
                  f"{f['evidence']}:"]

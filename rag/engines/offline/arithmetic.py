@@ -51,7 +51,7 @@ def safe_eval(expression: str) -> float:
 
 
 _WORD_OPS = (
-    (r"더하기|plus|加", "+"), (r"빼기|minus|减", "-"), (r"곱하기|multiplied by|times|乘以|乘", "*"),
+    (r"더하기|plus|加上|加", "+"), (r"빼기|minus|减去|减", "-"), (r"곱하기|multiplied by|times|乘以|乘", "*"),
     (r"나누기|divided by|除以", "/"), (r"×|x(?=\s*\d)", "*"), (r"÷", "/"), (r"\^", "**"),
     (r"제곱근|平方根", "sqrt"),
 )

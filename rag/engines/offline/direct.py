@@ -5,7 +5,7 @@ import math
 import re
 
 from rag.engines.offline.arithmetic import extract_expression, list_aggregate, safe_eval
-from rag.engines.offline.rules import ARITHMETIC_PATTERNS, TRANSLATION_MARKERS
+from rag.engines.offline.rules import ARITHMETIC_PATTERNS, ASKING, SMALL_TALK, TRANSLATION_MARKERS
 from rag.engines.offline.text import _contains_phrase, _norm
 from rag.engines.offline.vocabulary import CODE_RECIPES, GLOSSARY
 from rag.types import Answer
@@ -18,6 +18,13 @@ class DirectAnswerer:
 
     def _generate_direct(self, question: str, lang: str) -> Answer:
         q = _norm(question)
+        if SMALL_TALK.search(question) and not ASKING.search(question):
+            template = self._template("direct", "small talk: a greeting or thanks with no question in it", question)
+            text = self._say(lang, "안녕하세요! 문서에 대해 궁금한 점을 물어보시면 근거와 함께 답해 드릴게요.",
+                             "Hello! Ask me anything about the documents and I will answer with the sources.",
+                             "您好！请提出关于文档的问题，我会附上出处回答。")
+            return Answer(text, [], False, "direct: small talk, answered with a greeting (no question asked)",
+                          prompt=template)
         aggregate = list_aggregate(question)
         if aggregate:
             name, values = aggregate

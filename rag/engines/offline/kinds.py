@@ -23,7 +23,11 @@ from rag.types import Decision
 
 # language: words that ask to set two things side by side (not tuned on any corpus)
 COMPARISON_CUES = ("비교", "차이", "대비", "달라", "다른가", "다른지", "다른 점", "다른점", "견주", "어느 쪽", "어느 것이 더",
-                   " vs", "versus", "compare", "comparison", "difference", "differ", "contrast", "side by side")
+                   " vs", "versus", "compare", "comparison", "difference", "differ", "contrast", "side by side",
+                   # a comparative between named sides ("A와 B 중 더 많은 곳", "which has more", "哪个更多")
+                   "더 많", "더 적", "더 크", "더 큰", "더 작", "더 높", "더 낮", "더 길", "더 긴", "더 짧", "더 빠", "더 싸",
+                   "더 비싸", "which has more", "which has fewer", "which is larger", "which is bigger",
+                   "which is cheaper", "哪个更", "更多", "更少")
 _JOIN = re.compile(r"^\s*(?:와|과|하고|랑|이랑|및|and|vs\.?|versus|,)\s+", re.I)
 _SPLIT = re.compile(r"([A-Za-z0-9가-힣][\w\- ]{0,40}?)\s*(?:와|과|하고|이랑|랑)\s+([A-Za-z0-9가-힣][\w\- ]{0,40}?)"
                     r"(?=\s*(?:의|은|는|을|를|이|가|에|,|\s|$))")

@@ -72,4 +72,28 @@ def graph_path(question: str, docs: Sequence[Retrieved],
             filled[pred] = 0.5
             generic -= 1
     chain = sum(filled.get(p, 0.0) for p in asked) / len(asked) if asked else 1.0
+    linked = _longest_chain(facts, start, asked)
+    if len(linked) >= 2:  # the chain's facts first, in chain order: they are the hops the answer follows
+        path = linked + [p for p in path if p not in linked]
     return filled, chain, path
+
+
+def _longest_chain(facts: Sequence[tuple[int, str, str, str]], start: set[str], asked: set[str]) -> list[int]:
+    """Positions of the facts of the longest chain from a question entity in which each fact fills another asked
+    relation and starts where the previous one ended ("the team that built the database X uses": X —uses→ DB
+    —developed_by→ team ←leads— person), not back at the start ("X —developed_by→ vendor" fills developed_by but
+    is not the database's maker). Ties: the earlier-ranked facts."""
+    best: list[int] = []
+
+    def walk(entity: str, used: frozenset[str], chain: list[int]) -> None:
+        nonlocal best
+        if len(chain) > len(best):
+            best = list(chain)
+        for pos, src, pred, tgt in facts:
+            if pred not in asked or pred in used or pos in chain or entity not in (src, tgt):
+                continue
+            walk(tgt if src == entity else src, used | {pred}, chain + [pos])
+
+    for entity in sorted(start):
+        walk(entity, frozenset(), [])
+    return best

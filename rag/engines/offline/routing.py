@@ -5,12 +5,14 @@ import re
 from typing import Sequence
 
 from rag.engines.offline.arithmetic import extract_expression, list_aggregate
-from rag.engines.offline.rules import (ARITHMETIC_PATTERNS, CHAIN_PATTERN, CODE_PATTERNS, HOW_CONNECTED,
-                                       RELATION_MARKERS, RELATIVE_HOP_PATTERN, TRANSLATION_MARKERS,
-                                       VALUE_QUESTION)
+from rag.engines.offline.relations import asked_relations
+from rag.engines.offline.rules import (ARITHMETIC_PATTERNS, ASKING, BARE_INTERROGATIVES, CHAIN_PATTERN, CODE_PATTERNS,
+                                       GENERAL_KNOWLEDGE, HOW_CONNECTED, RELATION_MARKERS, RELATIVE_HOP_PATTERN,
+                                       SMALL_TALK, TRANSLATION_MARKERS, VALUE_QUESTION, WHICH_ORG_MARKERS)
 from rag.engines.offline.semantics import question_intents
 from rag.engines.offline.temporal import temporal_markers, years_in
 from rag.engines.offline.text import _contains_phrase, _norm, _quote, _specific
+from rag.extract import written_as_name
 from rag.types import Decision
 
 
@@ -28,6 +30,11 @@ class Router:
         q = _norm(question)
         checked: list[str] = []
 
+        checked.append("small talk")
+        greeting = SMALL_TALK.search(question)
+        if greeting and not ASKING.search(question):
+            return Decision("direct", f"small talk '{greeting.group(0)}' and nothing asked → direct (no retrieval)",
+                            signals={"rule": "small_talk", "matched": [greeting.group(0)], "checked": checked})
         checked.append("translation")
         hits = [m for m in TRANSLATION_MARKERS if m in q]
         if hits:
@@ -51,6 +58,16 @@ class Router:
                 return Decision("direct", f"code-syntax question '{m.group(0).strip()[:40]}' → direct",
                                 signals={"rule": "code_syntax", "matched": [m.group(0).strip()], "checked": checked})
 
+        checked.append("general knowledge")
+        frame = GENERAL_KNOWLEDGE.search(question)
+        if frame:
+            subject = self._general_subject(question, frame)
+            if subject and not any(self.kb_mentions(t) for t in subject):
+                return Decision("direct", f"general-knowledge question '{frame.group(0).strip()}' about "
+                                f"{_quote(subject, 3)}, which the documents do not mention → direct",
+                                signals={"rule": "general_knowledge", "matched": [frame.group(0).strip()],
+                                         "subject": subject, "checked": checked})
+
         checked.append("temporal")
         markers = temporal_markers(question)
         if markers:
@@ -72,7 +89,13 @@ class Router:
 
         checked.append("relation")
         entities = self._entities_in(question, known_entities)
+        slots = self._asked_slots(question)
         relation = [m for m in RELATION_MARKERS if _contains_phrase(q, m)]
+        which_org = [m for m in relation if m in WHICH_ORG_MARKERS]
+        if which_org and not slots:
+            # "which company installed …": asks for an organisation, but through no relation the graph stores
+            relation = [m for m in relation if m not in WHICH_ORG_MARKERS]
+            checked.append(f"'{which_org[0]}' without a stored relation")
         hop = RELATIVE_HOP_PATTERN.search(q)
         if hop:
             relation.append(hop.group(0).strip())
@@ -101,7 +124,9 @@ class Router:
                             f"for a value ('{value.group(0)}') → vector (parameters are factual lookups)",
                             signals={"rule": "value_question", "entities": entities, "matched": [value.group(0)],
                                      "checked": checked})
-        if len(entities) >= 2:
+        if len(entities) >= 2 and not slots:
+            checked.append("no relation asked between them")
+        elif len(entities) >= 2:
             return Decision("graph", f"{len(entities)} known graph entities ({_quote(entities, 4)}) → graph",
                             signals={"rule": "entities", "entities": entities, "checked": checked})
 
@@ -112,6 +137,22 @@ class Router:
                         signals={"rule": "default", "entities": entities, "checked": checked})
 
     @staticmethod
+    def _asked_slots(question: str) -> set[str]:
+        """The relations the graph stores that the question asks about, a bare "where" / "어디" not counted."""
+        q = question.lower()
+        for word in BARE_INTERROGATIVES:
+            q = q.replace(word, " ")
+        return asked_relations(q)
+
+    def _general_subject(self, question: str, frame: re.Match) -> list[str]:
+        """The content words of a general-knowledge question outside its frame ("일본의 수도는" → 일본)."""
+        from rag.textutil import key_terms
+
+        rest = question[:frame.start()] + " " + question[frame.end():]
+        rest = re.sub(r"(?<=[가-힣])(?:의|은|는|이|가|을|를)(?=\s|$)", "", rest)
+        return [t for t in key_terms(rest) if len(t) >= 2][:4]
+
+    @staticmethod
     def _entities_in(question: str, known_entities: Sequence[str]) -> list[str]:
         q = _norm(question)
         found: list[str] = []
@@ -119,7 +160,8 @@ class Router:
             n = _norm(name).strip()
             if not _specific(name):
                 continue
-            if _contains_phrase(q, n) and name not in found:
+            if _contains_phrase(q, n) and name not in found and written_as_name(question, name):
                 found.append(name)
         # "Hanbit Labs" found: drop "Hanbit" when it is only part of a longer match
         return [e for e in found if not any(e != o and _norm(e) in _norm(o) for o in found)]
+

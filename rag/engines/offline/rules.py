@@ -60,7 +60,7 @@ ARITHMETIC_PATTERNS = (
     r"\d\s+-\s+\d",
     r"\d\s*(더하기|빼기|곱하기|나누기)\s*\d",
     r"\d\s*(plus|minus|times|multiplied by|divided by)\s*\d",
-    r"\d\s*(加|减|乘以|除以)\s*\d",
+    r"\d\s*(加上|减去|加|减|乘以|乘|除以)\s*\d",
     r"(sqrt|제곱근|平方根)\s*\(?\s*\d",
 )
 # "리스트 [4, 8, 15]의 평균", "the sum of [1, 2, 3]": an aggregate over a literal list of numbers
@@ -70,6 +70,32 @@ AGGREGATES: tuple[tuple[str, str], ...] = (
     (r"최댓값|최대|가장 큰|max|maximum|largest|最大", "max"), (r"최솟값|최소|가장 작은|min|minimum|smallest|最小", "min"),
     (r"중앙값|median|中位数", "median"),
 )
+
+# language: greetings, thanks and sign-offs. A message made only of these (no question in it) is small talk →
+# direct, before any other rule ("오늘도 잘 부탁드려요" holds "오늘" but asks nothing about today).
+SMALL_TALK = re.compile(
+    r"안녕|반갑|고마워|고맙|감사합니다|감사해요|감사드|잘 부탁|수고하|좋은 하루|"
+    r"\b(?:hi|hello|hey|thanks|thank you|good (?:morning|afternoon|evening)|nice to meet you|have a nice day|cheers)\b|"
+    r"你好|您好|谢谢|多谢|麻烦你|辛苦了|早上好|晚上好", re.I)
+# language: words that make a message a question or a request (small talk must hold none of them)
+ASKING = re.compile(
+    r"[?？]|뭐|무엇|어디|언제|누구|누가|어떻|어느|얼마|몇|왜|알려|가르쳐|설명|찾아|궁금|"
+    r"\b(?:what|which|where|when|who|whom|whose|why|how|tell me|explain|show me|find|can you|could you)\b|"
+    r"什么|哪|谁|几|多少|怎么|如何|为什么|请问|告诉|介绍", re.I)
+# language: questions of general world knowledge (a country's capital, what an abbreviation stands for, how many
+# minutes are in an hour): direct when the knowledge base does not mention what they ask about. Not tuned on a corpus.
+GENERAL_KNOWLEDGE = re.compile(
+    r"(?:\S+)의 수도|수도는 어디|\bcapital (?:city )?of\b|的首都|首都是|"
+    r"\bstand for\b|\babbreviation (?:of|for)\b|의 약자|약자는|缩写|"
+    r"\bhow many (?:centimet|met|kilomet|inch|feet|foot|gram|kilogram|pound|minute|second|hour|day)\w* (?:are )?in an?\b",
+    re.I)
+# language: bare question words; they alone do not ask for a graph relation ("Where did X work …" is a lookup)
+BARE_INTERROGATIVES = ("어디", "where", "哪里")
+# language: "which team / company" phrases; they ask for a graph relation only together with a relation the graph
+# stores (RELATION_SLOTS: "which team owns", "어느 팀 소속"), not with any verb ("which company installed …")
+WHICH_ORG_MARKERS = frozenset({"어느 조직", "어느 팀", "어떤 팀", "무슨 팀", "어느 회사", "which organization",
+                               "which organisation", "which company", "which team", "what team", "哪个组织",
+                               "哪个团队", "哪个公司"})
 
 # tuned on sample_docs questions: phrases that ask about a relation → graph
 RELATION_MARKERS = (
@@ -95,7 +121,10 @@ STOP_ENTITY_NAMES = frozenset({"ai", "it", "team", "teams", "팀", "회사", "co
 _ADNOMINAL = "".join(chr(c) for c in range(0xAC00, 0xD7A4) if (c - 0xAC00) % 28 == 4) + "던"
 RELATIVE_HOP_PATTERN = re.compile(
     rf"[가-힣]*[{_ADNOMINAL}]\s+(?:조직|팀|회사|연구자|연구진|기관|부서|연구소|사람|저자|개발자|팀장|곳)"
-    r"|\b(?:team|company|organi[sz]ation|person|researcher|group|lab|department|people)\s+(?:that|which|who)\b")
+    r"|\b(?:team|company|organi[sz]ation|person|researcher|group|lab|department|people)\s+(?:that|which|who)\b"
+    # Chinese (language): "开发 X 的机构", "负责 X 的团队", "X 由谁领导"
+    r"|(?:开发|研发|建立|创建|制作|负责|运营|管理|使用|采用|领导)[^，。？?]{0,30}?的(?:团队|机构|组织|公司|部门|小组|人|负责人)"
+    r"|由谁")
 # A question for a value or parameter is a factual lookup (seed 000: "vector — definitions, parameters")
 VALUE_QUESTION = re.compile(
     r"\b(what|which) (value|number|parameter|setting|version)s?\b|\bhow (many|much|long|often|big)\b"
@@ -110,7 +139,7 @@ RELATION_SLOTS: tuple[tuple[str, str], ...] = (
     ("leads", r"팀장|이끄|이끌|이끈|리더|책임자|대표|lead|head|manager|ceo|负责人|领导|带领|主管"),
     ("belongs_to", r"소속|대학|출신|교수|구성원|member|belong|works? (?:at|for)|universit|affiliat|professor|属于|大学"),
     ("developed_by", r"개발|만든|만들|제작|제안|발표|공개|developed|built|created|made|designed|proposed|invented|"
-                     r"开发|研发|制造|提出"),
+                     r"开发|研发|制造|提出|建立|建造|打造|制作|创建"),
     ("founded_by", r"설립|창업|창립|founded|founder|创立|创始"),
     ("owns", r"담당|맡|운영|소유|owns?|responsible|maintain|runs?|operat|负责"),
     ("uses", r"사용|쓰는|쓰인|쓰이|활용|이용|탑재|uses?|using|used|使用|采用|用于"),
