@@ -15,8 +15,17 @@ A third ranking, the *sentence channel*, compares the question with every stored
 one float32 matrix per knowledge-base revision, committed documents only). Each cosine is language-centred — a
 z-score among the knowledge base's sentences of the same script language — because the multilingual e5 embedder
 scores any same-language sentence ~0.02-0.05 higher than the right sentence in another language; a chunk ranks by its
-best sentence. The three rankings are fused by RRF; ``metadata`` records each channel's rank (``sentence_rank``,
-``sentence_z``, ``sentence``: the best sentence) so the trace shows why a chunk came up.
+best sentence.
+
+A fourth ranking, the *name channel*, matches names across scripts (``rag.romanize``): every chunk's Hangul words are
+indexed by their Revised Romanization and its capitalised Latin words by their letters (keys cached with the BM25
+tokens); the Latin words of a question are looked up among the Hangul keys and its Hangul words among the Latin keys,
+so "Yokji-do" finds 욕지도 and 갈매기호 finds "Galmaegi". It is empty for a question with no such name.
+
+The rankings are fused by weighted RRF: dense and BM25 once, the sentence and name channels twice (``SENTENCE_WEIGHT``,
+``NAME_WEIGHT``: the rankings that are fair to a document in another language than the question's). ``metadata``
+records each channel's rank (``sentence_rank``, ``sentence_z``, ``sentence``: the best sentence; ``name_rank``,
+``name_score``, ``name_match``: the names that matched) so the trace shows why a chunk came up.
 """
 from __future__ import annotations
 
