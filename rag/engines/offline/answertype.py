@@ -63,8 +63,8 @@ _ZH_NUM = r"[一二三四五六七八九十两百千万半]+"
 _KO_NUM = r"(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|스무|서른)"
 _EN_NUM = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
            r"sixty|ninety|hundred)")
-# Korean words that are a count of days by themselves (language)
-_KO_DAYS = re.compile(r"(?<![가-힣])(?:하루|이틀|사흘|나흘|닷새|엿새|이레|열흘|보름)")
+# Korean words that are a count of days by themselves (language; not 하루, which mostly means "per day": 하루 근무 시간)
+_KO_DAYS = re.compile(r"(?<![가-힣])(?:이틀|사흘|나흘|닷새|엿새|이레|열흘|보름)")
 
 
 def _unit_alternation(words: tuple[str, ...]) -> str:
