@@ -33,6 +33,8 @@ from rag.variants import run_question
     ("When did the outage happen?", "date or time"),
     ("How many loaves were thrown away when the oven failed?", "quantity"),  # "how many" before "when"
     ("为什么收银机停止工作？", "cause"),
+    ("연봉 계약은 매년 몇 월에 갱신해?", "month"),  # a money word, but the question asks for a month
+    ("시정이 얼마 미만이면 출항을 보류하나요?", "quantity"),  # a bare 얼마 asks for a number, not money
 ])
 def test_asked_type_of_question(question, label):
     assert asked_type(question).label == label
@@ -41,6 +43,7 @@ def test_asked_type_of_question(question, label):
 def test_a_question_without_a_value_asks_for_no_type():
     assert not asked_type("What does the loyalty app do?")
     assert not asked_type("환불 규정을 알려 주세요")
+    assert not asked_type("What is the salary policy?")  # a money word without an amount asked
 
 
 @pytest.mark.parametrize("question, sentence, expected", [

@@ -177,6 +177,7 @@ _TEMPORAL = frozenset({"date", "year", "weekday", "time"})
 _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
     (r"\b(?:which|what) year\b|몇\s?년도|어느\s?해|몇\s?년에|哪一?年|几几年|何年", frozenset({"year", "date"}), frozenset(),
      "year"),
+    (r"\b(?:which|what) month\b|몇\s?월(?!급)|几月|哪个月|哪一个月", frozenset({"date"}), frozenset(), "month"),
     (r"\bwhat time\b|몇\s?시(?!간)|几点|幾點|什么时间", frozenset({"time"}), frozenset(), "time of day"),
     (r"\b(?:what|which) days? of the week\b|\bwhich days?\b|무슨\s?요일|어느\s?요일|몇\s?요일|星期几|周几|礼拜几|哪几天|哪天",
      frozenset({"weekday", "date"}), frozenset(), "weekday"),
@@ -185,12 +186,16 @@ _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
      "percent"),
     (r"\bhow long\b|얼마\s?동안|얼마나\s?(?:오래|걸|길|동안)|기간은|多久|多长时间|多長時間|多长",
      frozenset({"quantity"}), DURATION_UNITS, "duration"),
-    # money words (not a bare "얼마" / "how much" / "多少": "시정이 얼마 미만", "128 곱하기 12는 얼마")
-    (r"\bhow much money\b|\b(?:price|prices|fee|fees|cost|costs|fare|fares|pay|paid|pays|charge|charged|budget|spend|"
-     r"spent|salary|wage|wages)\b|비용|요금|가격|운임|금액|예산|회비|연회비|수수료|월급|연봉|돈|多少钱|几块|价格|费用|票价|"
-     r"收费|预算|工资|会费|手续费", frozenset({"money"}), frozenset({"money"}), "money"),
+    # an amount asked about money ("연회비는 얼마", "how much did they pay", "多少钱"); not a bare "얼마" / "how much" /
+    # "多少" ("시정이 얼마 미만", "128 곱하기 12는 얼마"), nor a money word without an amount asked ("연봉 계약은 몇 월에")
+    (r"多少钱|几块钱|\bhow much money\b|\bhow expensive\b|\bwhat (?:does|do|did|will|would) .{0,60}\bcost\b|"
+     r"\bwhat(?: is|'s| are| was| were) the (?:\w+ )?(?:price|cost|fee|fare)s?\b|"
+     r"(?=.*(?:얼마|\bhow much\b|多少|几))"
+     r"(?=.*(?:\b(?:price|prices|fee|fees|cost|costs|fare|fares|pay|paid|pays|charge|charged|budget|spend|spent|salary|"
+     r"wage|wages)\b|비용|요금|가격|운임|금액|예산|회비|수수료|월급|연봉|돈|价格|费用|票价|收费|预算|工资|会费|手续费|钱))",
+     frozenset({"money"}), frozenset({"money"}), "money"),
 )
-_ASKS_BEFORE_COUNTS = 5  # year, time of day, weekday, age, percent come before "how many <unit>"; duration, money after
+_ASKS_BEFORE_COUNTS = 6  # year, month, time of day, weekday, age, percent come before "how many <unit>"; duration, money after
 # asked after "how many …" ("How many books were affected when the kiosks failed?" asks for a number)
 _WHEN = re.compile(r"\bwhen\b|언제|며칠에|무슨\s?날|什么时候|何时|哪一天|几月|几号|什么日子|\bwhat date\b")
 _HOW_MANY = re.compile(r"\bhow many\s+(?:more\s+)?([a-z\-]+(?:\s[a-z\-]+)?)|몇\s?([가-힣]+|[a-z%]+)|며칠|"
