@@ -210,7 +210,8 @@ class Answerer:
             return Answer(f["no_docs"], [], False, "naive: nothing retrieved", context="", prompt=template)
         terms, _ = question_terms(question)
         text, citations, picked = self._answer_with_citations(question, top, terms, lang, uncertainty=None)
-        reason = f"naive: answered from the top {len(top)} documents without grading ({len(picked)} sentence(s) quoted)"
+        reason = (f"naive: answered from the top {len(top)} documents without grading ({len(picked)} sentence(s) quoted); "
+                  + why_quoted(question, picked))
         composed = compose_gaps(question, top, "\n".join(c.text for c in picked), lang)
         if composed:  # the unchecked generator also answers the asked parts the context never states (F3)
             head, _, rest = text.partition("\n")
