@@ -33,6 +33,8 @@ from rag.variants import run_question
     ("When did the outage happen?", "date or time"),
     ("How many loaves were thrown away when the oven failed?", "quantity"),  # "how many" before "when"
     ("为什么收银机停止工作？", "cause"),
+    ("연봉 계약은 매년 몇 월에 갱신해?", "month"),  # a money word, but the question asks for a month
+    ("시정이 얼마 미만이면 출항을 보류하나요?", "quantity"),  # a bare 얼마 asks for a number, not money
 ])
 def test_asked_type_of_question(question, label):
     assert asked_type(question).label == label
@@ -41,6 +43,7 @@ def test_asked_type_of_question(question, label):
 def test_a_question_without_a_value_asks_for_no_type():
     assert not asked_type("What does the loyalty app do?")
     assert not asked_type("환불 규정을 알려 주세요")
+    assert not asked_type("What is the salary policy?")  # a money word without an amount asked
 
 
 @pytest.mark.parametrize("question, sentence, expected", [
@@ -192,3 +195,21 @@ def test_plain_text_numbered_sections_are_not_steps(settings):
     positions = [answer.text.find(s) for s in steps]
     assert all(p >= 0 for p in positions) and positions == sorted(positions), answer.text
     assert "가입비는 없다" not in answer.text, answer.text  # the bullets of another section are not steps
+
+
+@pytest.mark.parametrize("question, note", [
+    ("How much did the bakery pay for the new oven?", "No quoted sentence states the amount of money"),
+    ("새 오븐은 얼마에 샀나요? 비용이 궁금해요", "금액을(를) 밝힌 근거 문장이 없습니다"),
+])
+def test_uncertainty_says_when_no_quoted_sentence_states_the_asked_value(settings, question, note):
+    text = ("# Oven\n\nThe bakery installed a new stone oven in the main shop.\n"
+            "The new oven bakes forty loaves at a time.\nThe old oven went to the training kitchen.\n")
+    answer = _answer(settings, question, {"oven.md": text})
+    assert not answer.abstained
+    assert note in answer.text.splitlines()[-1], answer.text
+    assert "no quoted sentence states the asked money" in answer.reason
+
+
+def test_uncertainty_has_no_value_note_when_the_value_is_quoted(settings):
+    answer = _answer(settings, "Which year did the Crumb app go live?", {"app.md": APP_EN})
+    assert "No quoted sentence states" not in answer.text, answer.text

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from rag.engines.offline.answertype import WEAK, asked_type
 from rag.engines.offline.coverage import checkable_terms, coverage_of, question_terms
 from rag.engines.offline.gapfill import compose_gaps, describe
 from rag.engines.offline.relations import asked_relations, graph_path
@@ -12,7 +13,7 @@ from rag.engines.offline.rules import WANTS_NUMBER
 from rag.engines.offline.selection import Candidate, conclusion_of, why_quoted
 from rag.engines.offline.text import (_clean_sentence, _cite_label, _contains_phrase, _label_of, _norm, _quote,
                                       _sentences, language_of)
-from rag.engines.offline.vocabulary import FRAMES
+from rag.engines.offline.vocabulary import ASKED_LABELS, FRAMES, NO_VALUE_FRAMES
 from rag.types import Answer, Citation, Grade, Retrieved
 
 
@@ -94,13 +95,20 @@ class Answerer:
             uncertainty = f["by_meaning"].format(score=f"{semantic:.2f}")
         else:
             uncertainty = f["all_covered"]
+        asked = asked_type(question)
+        if asked.kinds and max(c.fits for c in picked) < WEAK:  # say so: the sentences are on topic, the value is not
+            label = ASKED_LABELS[lang].get(asked.label.split(" (")[0], asked.label)
+            uncertainty = NO_VALUE_FRAMES[lang].format(label=label) + " " + uncertainty
+            value_note = f"; no quoted sentence states the asked {asked.label}"
+        else:
+            value_note = ""
         text += f"\n{f['uncertainty']}: {uncertainty}"
         reason = (f"extractive: {len(picked)} sentence(s) from {len(citations)} document(s) "
                   f"({len(correct)} correct, {len(ambiguous)} ambiguous in context); "
                   f"{picked_cov.summary()}; semantic match {semantic:.2f}")
         if picked[0].scoped:
             reason += f"; section '{picked[0].heading}' answers the kind of question asked"
-        reason += "; " + why_quoted(question, picked)
+        reason += "; " + why_quoted(question, picked) + value_note
         return Answer(text, citations, False, reason, context=self._context(pool), prompt=template)
 
     def _generate_graph_answer(self, question: str, docs: list[Retrieved], grades: list[Grade] | None, lang: str,
@@ -204,7 +212,8 @@ class Answerer:
             return Answer(f["no_docs"], [], False, "naive: nothing retrieved", context="", prompt=template)
         terms, _ = question_terms(question)
         text, citations, picked = self._answer_with_citations(question, top, terms, lang, uncertainty=None)
-        reason = f"naive: answered from the top {len(top)} documents without grading ({len(picked)} sentence(s) quoted)"
+        reason = (f"naive: answered from the top {len(top)} documents without grading ({len(picked)} sentence(s) quoted); "
+                  + why_quoted(question, picked))
         composed = compose_gaps(question, top, "\n".join(c.text for c in picked), lang)
         if composed:  # the unchecked generator also answers the asked parts the context never states (F3)
             head, _, rest = text.partition("\n")

@@ -25,7 +25,8 @@ STRONG, WEAK, OTHER, NONE = 3, 2, 1, 0
 # ---- units: class → words (language) ---------------------------------------------------------------------------------
 # Korean / Chinese counters follow the number directly; English unit words follow it after a space.
 UNIT_WORDS: dict[str, tuple[str, ...]] = {
-    "day": ("일", "日", "天", "days", "day"),
+    "day": ("일", "日", "天", "영업일", "工作日", "个工作日", "個工作日", "days", "day", "working days", "business days",
+            "calendar days"),
     "week": ("주", "주일", "주간", "周", "星期", "weeks", "week"),
     "month": ("개월", "달", "个月", "個月", "months", "month"),
     "yearspan": ("년", "년간", "年", "years", "year"),
@@ -60,6 +61,10 @@ _CURRENCY_SIGN = "$€£¥₩"
 _NUM = r"\d+(?:[.,]\d+)*"
 _ZH_NUM = r"[一二三四五六七八九十两百千万半]+"
 _KO_NUM = r"(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|스무|서른)"
+_EN_NUM = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
+           r"sixty|ninety|hundred)")
+# Korean words that are a count of days by themselves (language; not 하루, which mostly means "per day": 하루 근무 시간)
+_KO_DAYS = re.compile(r"(?<![가-힣])(?:이틀|사흘|나흘|닷새|엿새|이레|열흘|보름)")
 
 
 def _unit_alternation(words: tuple[str, ...]) -> str:
@@ -73,7 +78,7 @@ for _w, _cls in _ALL_UNITS:
 _LATIN_UNIT = re.compile(r"[a-z% -]+")
 # a number (digits, Chinese or Korean numerals) and the unit word after it
 _QUANTITY = re.compile(
-    rf"(?<![A-Za-z0-9.\-])(?P<n>{_NUM}|{_ZH_NUM}|{_KO_NUM})\s?(?:여|余|多|여\s)?\s?"
+    rf"(?<![A-Za-z0-9.\-])(?P<n>{_NUM}|{_ZH_NUM}|{_KO_NUM}|\b{_EN_NUM})\s?(?:여|余|多|여\s)?\s?"
     rf"(?P<u>{_unit_alternation(tuple(w for w, _ in _ALL_UNITS))})"
     r"(?P<after>[A-Za-z]?)", re.I)
 _MONEY_BEFORE = re.compile(rf"[{_CURRENCY_SIGN}]\s?{_NUM}|\b(?:krw|usd|eur|rmb|cny)\s?{_NUM}", re.I)
@@ -144,6 +149,9 @@ def stated_values(sentence: str) -> list[Value]:
         out.append(Value("money" if cls == "money" else "percent" if cls == "percent" else "quantity", cls,
                          m.group(0).strip()))
         spans.append(m.span())
+    for m in _KO_DAYS.finditer(s):
+        if not any(a <= m.start() < b for a, b in spans):
+            add("quantity", m, "day")
     for m in re.finditer(rf"(?<![A-Za-z0-9.\-]){_NUM}(?![A-Za-z0-9\-])", s):
         if not any(a <= m.start() < b for a, b in spans):
             out.append(Value("quantity", "", m.group(0)))
@@ -169,6 +177,7 @@ _TEMPORAL = frozenset({"date", "year", "weekday", "time"})
 _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
     (r"\b(?:which|what) year\b|몇\s?년도|어느\s?해|몇\s?년에|哪一?年|几几年|何年", frozenset({"year", "date"}), frozenset(),
      "year"),
+    (r"\b(?:which|what) month\b|몇\s?월(?!급)|几月|哪个月|哪一个月", frozenset({"date"}), frozenset(), "month"),
     (r"\bwhat time\b|몇\s?시(?!간)|几点|幾點|什么时间", frozenset({"time"}), frozenset(), "time of day"),
     (r"\b(?:what|which) days? of the week\b|\bwhich days?\b|무슨\s?요일|어느\s?요일|몇\s?요일|星期几|周几|礼拜几|哪几天|哪天",
      frozenset({"weekday", "date"}), frozenset(), "weekday"),
@@ -177,10 +186,16 @@ _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
      "percent"),
     (r"\bhow long\b|얼마\s?동안|얼마나\s?(?:오래|걸|길|동안)|기간은|多久|多长时间|多長時間|多长",
      frozenset({"quantity"}), DURATION_UNITS, "duration"),
-    (r"\bhow much (?:does|do|is|are|will|would|did|money)\b|\bhow much\b(?! (?:time|longer))|\bwhat (?:does|do) .* cost\b|"
-     r"\b(?:price|fee|fees|cost|costs|fare|fares)\b|얼마(?!나|\s?동안)|비용|요금|가격|운임|多少钱|几块|价格|费用|票价|收费",
+    # an amount asked about money ("연회비는 얼마", "how much did they pay", "多少钱"); not a bare "얼마" / "how much" /
+    # "多少" ("시정이 얼마 미만", "128 곱하기 12는 얼마"), nor a money word without an amount asked ("연봉 계약은 몇 월에")
+    (r"多少钱|几块钱|\bhow much money\b|\bhow expensive\b|\bwhat (?:does|do|did|will|would) .{0,60}\bcost\b|"
+     r"\bwhat(?: is|'s| are| was| were) the (?:\w+ )?(?:price|cost|fee|fare)s?\b|"
+     r"(?=.*(?:얼마|\bhow much\b|多少|几))"
+     r"(?=.*(?:\b(?:price|prices|fee|fees|cost|costs|fare|fares|pay|paid|pays|charge|charged|budget|spend|spent|salary|"
+     r"wage|wages)\b|비용|요금|가격|운임|금액|예산|회비|수수료|월급|연봉|돈|价格|费用|票价|收费|预算|工资|会费|手续费|钱))",
      frozenset({"money"}), frozenset({"money"}), "money"),
 )
+_ASKS_BEFORE_COUNTS = 6  # year, month, time of day, weekday, age, percent come before "how many <unit>"; duration, money after
 # asked after "how many …" ("How many books were affected when the kiosks failed?" asks for a number)
 _WHEN = re.compile(r"\bwhen\b|언제|며칠에|무슨\s?날|什么时候|何时|哪一天|几月|几号|什么日子|\bwhat date\b")
 _HOW_MANY = re.compile(r"\bhow many\s+(?:more\s+)?([a-z\-]+(?:\s[a-z\-]+)?)|몇\s?([가-힣]+|[a-z%]+)|며칠|"
@@ -207,23 +222,24 @@ def asked_type(question: str) -> AskedType:
     """The kind of value the question asks for (NO_TYPE when it asks for none of them)."""
     q = _norm(question).lower()
     cause = bool(_CAUSE.search(q))
-    for pattern, kinds, units, label in _ASKS:
+    for pattern, kinds, units, label in _ASKS[:_ASKS_BEFORE_COUNTS]:
         if re.search(pattern, q):
             return AskedType(kinds, units, label, cause)
     m = _HOW_MANY.search(q)
+    word = next((g for g in m.groups() if g), "") if m else ""
+    cls = "day" if m and m.group(0) == "며칠" else _unit_class(word) if word else ""
+    if cls == "money":
+        return AskedType(frozenset({"money"}), frozenset({"money"}), "money", cause)
+    if cls:  # "how many customers paid …" counts people, whatever the rest of the question says
+        return AskedType(frozenset({"quantity"}), frozenset({cls}), f"quantity ({cls})", cause)
+    for pattern, kinds, units, label in _ASKS[_ASKS_BEFORE_COUNTS:]:
+        if re.search(pattern, q):
+            return AskedType(kinds, units, label, cause)
     if m:
-        if m.group(0) == "며칠":
-            return AskedType(frozenset({"quantity"}), frozenset({"day"}), "quantity (day)", cause)
-        word = next((g for g in m.groups() if g), "")
-        cls = _unit_class(word) if word else ""
-        if cls == "money":
-            return AskedType(frozenset({"money"}), frozenset({"money"}), "money", cause)
-        if cls:
-            return AskedType(frozenset({"quantity"}), frozenset({cls}), f"quantity ({cls})", cause)
         return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), "quantity", cause)
     if _WHEN.search(q):
         return AskedType(_TEMPORAL, frozenset(), "date or time", cause)
-    if re.search(r"多少|几|幾", q):
+    if re.search(r"多少|几|幾|얼마", q):
         return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), "quantity", cause)
     if cause:
         return AskedType(frozenset(), frozenset(), "cause", True)

@@ -157,3 +157,20 @@ FRAMES: dict[str, dict[str, str]] = {
         "no_docs": "没有检索到文档。",
     },
 }
+
+# The uncertainty line when the question asks for a kind of value (answertype.py) that no quoted sentence states, and
+# the names of those kinds per language (not tuned to a corpus).
+NO_VALUE_FRAMES: dict[str, str] = {
+    "ko": "질문이 묻는 {label}을(를) 밝힌 근거 문장이 없습니다. 이 값은 문서로 확인되지 않았습니다.",
+    "en": "No quoted sentence states the {label} the question asks for; that value is not confirmed by the documents.",
+    "zh": "依据中没有句子给出问题所问的{label}；这个值没有被文档证实。",
+}
+ASKED_LABELS: dict[str, dict[str, str]] = {
+    "ko": {"year": "연도", "month": "월", "time of day": "시각", "weekday": "요일", "age": "나이", "percent": "비율", "duration": "기간",
+           "money": "금액", "date or time": "날짜나 시각", "quantity": "수량"},
+    "en": {"year": "year", "month": "month", "time of day": "time of day", "weekday": "day of the week", "age": "age",
+           "percent": "percentage", "duration": "duration", "money": "amount of money", "date or time": "date or time",
+           "quantity": "number"},
+    "zh": {"year": "年份", "month": "月份", "time of day": "时间", "weekday": "星期", "age": "年龄", "percent": "比例", "duration": "时长",
+           "money": "金额", "date or time": "日期或时间", "quantity": "数量"},
+}
