@@ -141,7 +141,7 @@ RELATION_SLOTS: tuple[tuple[str, str], ...] = (
     ("developed_by", r"개발|만든|만들|제작|제안|발표|공개|developed|built|created|made|designed|proposed|invented|"
                      r"开发|研发|制造|提出|建立|建造|打造|制作|创建"),
     ("founded_by", r"설립|창업|창립|founded|founder|创立|创始"),
-    ("owns", r"담당|맡|운영|소유|owns?|responsible|maintain|runs?|operat|负责"),
+    ("owns", r"담당|맡|운영|소유|owns?|responsible|maintain|runs?|operat|负责(?!人)"),  # 负责人 is the person in charge (leads)
     ("uses", r"사용|쓰는|쓰인|쓰이|활용|이용|탑재|uses?|using|used|使用|采用|用于"),
     ("part_of", r"일부|속한|part of|部分"),
 )
