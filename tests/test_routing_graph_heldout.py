@@ -97,6 +97,7 @@ KNOWN = ["HOW", "Museum", "Beacon", "Omar Reyes", "Lakeside Observatory", "StarM
     ("안녕하세요! 오늘도 잘 부탁드려요.", "direct"),  # small talk, though it holds "오늘"
     ("Thanks a lot, have a nice day!", "direct"),
     ("안녕하세요! 오늘 날씨 어때요?", "web"),  # a greeting, then a question about today
+    ("Hi, the refund policy please", "vector"),  # a greeting with a request
     ("120 减去 45 等于多少？", "direct"),
     ("What is the capital of Portugal?", "direct"),  # general knowledge the documents do not mention
     ("How do I become a volunteer guide at the museum?", "vector"),  # "HOW", "Museum" are heading words here

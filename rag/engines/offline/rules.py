@@ -80,7 +80,7 @@ SMALL_TALK = re.compile(
 # language: words that make a message a question or a request (small talk must hold none of them)
 ASKING = re.compile(
     r"[?？]|뭐|무엇|어디|언제|누구|누가|어떻|어느|얼마|몇|왜|알려|가르쳐|설명|찾아|궁금|"
-    r"\b(?:what|which|where|when|who|whom|whose|why|how|tell me|explain|show me|find|can you|could you)\b|"
+    r"\b(?:what|which|where|when|who|whom|whose|why|how|tell me|explain|show me|find|can you|could you|please)\b|주세요|"
     r"什么|哪|谁|几|多少|怎么|如何|为什么|请问|告诉|介绍", re.I)
 # language: questions of general world knowledge (a country's capital, what an abbreviation stands for, how many
 # minutes are in an hour): direct when the knowledge base does not mention what they ask about. Not tuned on a corpus.
