@@ -97,6 +97,7 @@ KNOWN = ["HOW", "Museum", "Beacon", "Omar Reyes", "Lakeside Observatory", "StarM
     ("안녕하세요! 오늘도 잘 부탁드려요.", "direct"),  # small talk, though it holds "오늘"
     ("Thanks a lot, have a nice day!", "direct"),
     ("안녕하세요! 오늘 날씨 어때요?", "web"),  # a greeting, then a question about today
+    ("Hi, the refund policy please", "vector"),  # a greeting with a request
     ("120 减去 45 等于多少？", "direct"),
     ("What is the capital of Portugal?", "direct"),  # general knowledge the documents do not mention
     ("How do I become a volunteer guide at the museum?", "vector"),  # "HOW", "Museum" are heading words here
@@ -123,11 +124,16 @@ STAFF = "# Staff\n\n- Mira Chen (미라 첸) leads the Field Systems Team (현�
 TOOLS = "# 도구\n\nPulse는 현장시스템팀이 2022년에 개발한 점검 도구다.\n\n남문분관은 Pulse를 사용한다.\n"
 
 
+GUIDE = ("# Lumo\n\nLumo is the visitor guide app. It was made by Daybreak Media in 2023.\n\n"
+         "Lumo uses the Starlog database.\n\nStarlog was built by the Archive Team.\n\n"
+         "Ivy Moss leads the Archive Team.\n")
+
+
 @pytest.fixture(scope="module")
 def observatory_kb(tmp_path_factory):
     from tests.support.kb import build_kb
 
-    kb = build_kb(tmp_path_factory.mktemp("route-graph"), {"staff.md": STAFF, "tools_ko.md": TOOLS})
+    kb = build_kb(tmp_path_factory.mktemp("route-graph"), {"staff.md": STAFF, "tools_ko.md": TOOLS, "guide.md": GUIDE})
     yield kb
     kb.close()
 
@@ -146,3 +152,15 @@ def test_the_chain_crosses_scripts_to_the_person(observatory_kb, question, hops)
     assert "leads the Field Systems Team" in run.answer
     generate = next(s for s in run.steps if s.node == "generate")
     assert f"hop {hops}:" in generate.reason, generate.reason
+
+
+def test_the_chain_goes_through_the_thing_used_not_back_to_the_start(observatory_kb):
+    """"the team that built the database Lumo uses": Lumo's own maker (Daybreak Media) fills "built" too, but it is
+    not where the chain goes; the answer names the person the longest chain of asked relations reaches."""
+    kb = observatory_kb
+    engine = OfflineEngine(kb.settings, clock=lambda: date(2026, 12, 1))
+    run = run_question("Who leads the team that built the database Lumo uses?", kb, engine, kb.settings)
+    assert run.error is None and run.route == "graph" and not run.abstained, run.answer
+    conclusion = run.answer.splitlines()[0]
+    assert conclusion.split(":", 1)[1].strip().startswith("Ivy Moss"), run.answer
+    assert conclusion.index("uses") < conclusion.index("Archive Team")

@@ -32,7 +32,7 @@ class Router:
 
         checked.append("small talk")
         greeting = SMALL_TALK.search(question)
-        if greeting and not ASKING.search(question):
+        if greeting and not ASKING.search(question) and not self._names_a_topic(question):
             return Decision("direct", f"small talk '{greeting.group(0)}' and nothing asked → direct (no retrieval)",
                             signals={"rule": "small_talk", "matched": [greeting.group(0)], "checked": checked})
         checked.append("translation")
@@ -135,6 +135,14 @@ class Router:
             why += f"; 1 graph entity ({_quote(entities, 1)}) is not enough for graph"
         return Decision("vector", why + " → vector (factual lookup)",
                         signals={"rule": "default", "entities": entities, "checked": checked})
+
+    def _names_a_topic(self, question: str) -> bool:
+        """Whether a greeting also names something the documents hold ("안녕하세요, 휴가 규정 부탁해요"): two or more of
+        its words that are no greeting are mentioned by the knowledge base, so it is a request, not small talk."""
+        from rag.textutil import key_terms
+
+        words = [t for t in key_terms(question) if not SMALL_TALK.search(t) and len(t) >= 2]
+        return sum(1 for t in words if self.kb_mentions(t)) >= 2
 
     @staticmethod
     def _asked_slots(question: str) -> set[str]:

@@ -80,7 +80,7 @@ SMALL_TALK = re.compile(
 # language: words that make a message a question or a request (small talk must hold none of them)
 ASKING = re.compile(
     r"[?？]|뭐|무엇|어디|언제|누구|누가|어떻|어느|얼마|몇|왜|알려|가르쳐|설명|찾아|궁금|"
-    r"\b(?:what|which|where|when|who|whom|whose|why|how|tell me|explain|show me|find|can you|could you)\b|"
+    r"\b(?:what|which|where|when|who|whom|whose|why|how|tell me|explain|show me|find|can you|could you|please)\b|주세요|"
     r"什么|哪|谁|几|多少|怎么|如何|为什么|请问|告诉|介绍", re.I)
 # language: questions of general world knowledge (a country's capital, what an abbreviation stands for, how many
 # minutes are in an hour): direct when the knowledge base does not mention what they ask about. Not tuned on a corpus.
@@ -141,7 +141,7 @@ RELATION_SLOTS: tuple[tuple[str, str], ...] = (
     ("developed_by", r"개발|만든|만들|제작|제안|발표|공개|developed|built|created|made|designed|proposed|invented|"
                      r"开发|研发|制造|提出|建立|建造|打造|制作|创建"),
     ("founded_by", r"설립|창업|창립|founded|founder|创立|创始"),
-    ("owns", r"담당|맡|운영|소유|owns?|responsible|maintain|runs?|operat|负责"),
+    ("owns", r"담당|맡|운영|소유|owns?|responsible|maintain|runs?|operat|负责(?!人)"),  # 负责人 is the person in charge (leads)
     ("uses", r"사용|쓰는|쓰인|쓰이|활용|이용|탑재|uses?|using|used|使用|采用|用于"),
     ("part_of", r"일부|속한|part of|部分"),
 )
