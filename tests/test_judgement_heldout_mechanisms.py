@@ -184,3 +184,31 @@ def test_month_of_the_question_is_found_in_another_language(question, text, foun
     assert "10" in terms
     cov = credit_months(question, text, coverage_of(terms, text))
     assert (cov.credit["10"] > 0) is found, cov.how
+
+
+# ---- 6. "which company" needs a sentence that names one ------------------------------------------------------------
+@pytest.mark.parametrize("question", [
+    "Which company supplies the card readers?", "이 장비는 어느 회사 제품이에요?", "这台机器是哪家公司生产的？"])
+def test_which_company_is_an_organisation_question(question):
+    assert answer_kind(question) == "organisation"
+
+
+@pytest.mark.parametrize("text, names", [
+    ("The app was built by an outside studio, Lumen Works, in 2023.", True),
+    ("앱은 외부 업체 다온미디어가 만들었다.", True),
+    ("闸机由安达科技公司生产。", True),
+    ("The Service Team looks after the readers under a contract with the supplier.", False),  # a unit, no company
+    ("제습기의 배수 호스가 얼어 제습기가 자동으로 멈췄다.", False),
+    ("On Monday the readers were replaced.", False),
+])
+def test_names_organisation(text, names):
+    from rag.engines.offline.semantics import names_organisation
+
+    assert names_organisation(text) is names
+
+
+def test_which_company_is_not_answered_by_a_sentence_naming_none(kb, engine):
+    g = grade_of(kb, engine, "Which company made the harbour walk guide app?", "guide_app_en.md")
+    assert g.label == "correct", g.reason  # "built by an outside studio, Lumen Works"
+    g = grade_of(kb, engine, "이 호텔의 헬스장 기구는 어느 회사 제품이에요?", "hotel_guide_zh.md")
+    assert g.label != "correct", g.reason

@@ -295,11 +295,15 @@ ATTRIBUTE_SKIP = frozenset(
     "value values detail details information option options requirement requirements rule rules condition conditions "
     "时间 人数 数量 一共 总共 每年 每月 每天 每人 每次".split())
 # language: value questions by the kind of value the answer must state (grading's answer-type check): an amount or a
-# count needs a number that is not only a year or a date; a year needs a year. Checked in the order given.
+# count needs a number that is not only a year or a date; a year needs a year; "which company" needs a company's name
+# (semantics.names_organisation). Checked in the order given.
 ANSWER_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("year", re.compile(r"\b(?:what|which) year\b|\bin what year\b|몇\s*년도|몇\s*년에|어느\s*해|哪一年|哪年|几几年|何年")),
     ("amount", re.compile(r"\bhow much\b(?! time)|\bwhat (?:is|was|are|were) the (?:[\w\-]+ )*?(?:price|cost|fee|fare|charge|"
                           r"budget|rate)s?\b|얼마(?!나)|多少钱|多少元|费用是多少|价格是多少|预算是多少")),
+    ("organisation", re.compile(r"\b(?:which|what) (?:company|firm|vendor|supplier|manufacturer|contractor|maker)\b|"
+                                r"(?:어느|어떤|무슨)\s*(?:회사|업체|기업|제조사|제조업체|공급사|공급업체|협력사|메이커)|"
+                                r"哪(?:一)?(?:家|个)?(?:公司|企业|厂商|厂家|供应商|制造商)")),
     ("count", re.compile(r"\bhow many\b|몇\s*(?:명|개|건|대|권|척|석|곳|회|번|마리|가지|점|부|장|편|차례)|"
                          r"多少(?:个|人|名|张|本|台|位|件|次|辆|艘|座|册)|几(?:个|名|张|本|台|位|件|次|辆|艘|座|册)")),
 )
@@ -308,3 +312,11 @@ ANSWER_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 # at least this share of the chunk's other matching key terms (else the chunk covers the question only when pooled)
 COOCCUR_WINDOW = 2
 COOCCUR_MIN_SHARE = 0.67
+# language, not tuned: what marks a company's name in a sentence (semantics.names_organisation): a legal-form or trade
+# word after a name; a capitalised name followed by one of ORG_UNIT_WORDS is a unit inside an organisation ("the
+# Circulation Team"), not a company
+ORG_MARKERS = re.compile(
+    r"\(주\)|㈜|주식회사|[가-힣]{2,}(?:전자|전기|미디어|시스템즈|시스템|테크|산업|건설|제약|통신|물산|상사|솔루션|엔지니어링|"
+    r"디자인|코리아|컴퍼니|정보통신|기계|중공업|화학)(?=[\s,.이가은는을를의와과에도]|$)|[\u4e00-\u9fff]{2,}(?:公司|集团|企业|厂|科技|电子|"
+    r"株式会社)|\b(?:inc|ltd|llc|corp|co|gmbh|plc|limited|corporation|company)\b\.?", re.I)
+ORG_UNIT_WORDS = frozenset("team teams department office division desk unit committee section group".split())
