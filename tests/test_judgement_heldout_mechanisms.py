@@ -123,9 +123,12 @@ def test_cost_stated_for_the_asked_vehicle_is_correct(kb, engine):
 
 # ---- 4. answer type -----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("question, kind", [
-    ("How much did the city pay for the app?", "amount"),
-    ("입장료는 얼마예요?", "amount"),
-    ("家庭会员每年多少钱？", "amount"),
+    ("How much did the city pay for the app?", "money"),
+    ("입장료는 얼마예요?", "quantity"),  # no word of money: any measured value answers
+    ("입장 요금은 얼마예요?", "money"),
+    ("家庭会员每年多少钱？", "money"),
+    ("视野低于多少时停航？", "quantity"),
+    ("시정이 얼마 미만이면 출항을 보류하나요?", "quantity"),
     ("How many buses does the team maintain?", "count"),
     ("승객은 몇 명이었나요?", "count"),
     ("这个系统是哪一年上线的？", "year"),
@@ -137,10 +140,17 @@ def test_answer_kind(question, kind):
 
 
 @pytest.mark.parametrize("text, kind, states", [
-    ("The app was built by Lumen Works in 2023.", "amount", False),  # a year is no price
-    ("교체 비용은 약 4,800만 원이었다.", "amount", True),
-    ("费用约为 3.4 亿韩元。", "amount", True),
-    ("2025년 4월: 신형 버스 5호 도입.", "amount", False),  # a date and a name
+    ("The app was built by Lumen Works in 2023.", "money", False),  # a year is no price
+    ("교체 비용은 약 4,800만 원이었다.", "money", True),
+    ("费用约为 3.4 亿韩元。", "money", True),
+    ("2025년 4월: 신형 버스 5호 도입.", "money", False),  # a date and a name
+    ("2025년 4월: 신형 버스 5호 도입.", "quantity", False),
+    ("작업에는 35분이 걸렸다.", "money", False),  # a duration is no price ...
+    ("작업에는 35분이 걸렸다.", "quantity", True),  # ... but a quantity
+    ("시정이 500m 미만이면 출항을 보류한다.", "quantity", True),
+    ("The defaults are k1 = 1.2 and b = 0.75.", "quantity", True),
+    ("BM25 is a ranking function.", "count", False),  # a digit inside a name
+    ("共有6台闸机。", "count", True),
     ("2025년 7월 3일 셔틀버스가 출발했다.", "count", False),
     ("그때 승객 42명이 타고 있었다.", "count", True),
     ("The app was built in 2023.", "year", True),
@@ -154,7 +164,7 @@ def test_how_much_is_not_answered_by_a_year(kb, engine):
                  "guide_app_en.md")
     assert g.label != "correct", g.reason
     if g.label == "ambiguous":
-        assert "asks for an amount" in g.reason, g.reason
+        assert "asks for an amount of money" in g.reason, g.reason
 
 
 def test_quality_reason_names_the_rule_that_held_a_document(kb, engine):

@@ -327,7 +327,8 @@ def asked_attribute(question: str) -> str:
 
 
 def answer_kind(question: str) -> str:
-    """'year', 'amount' or 'count' when the question asks for a value of that kind (rules.ANSWER_KINDS), else ''."""
+    """'year', 'organisation', 'money', 'count' or 'quantity' when the question asks for a value of that kind
+    (rules.ANSWER_KINDS), else ''."""
     low = unicodedata.normalize("NFKC", question).lower()
     for name, pattern in ANSWER_KINDS:
         if pattern.search(low):

@@ -136,7 +136,7 @@ class Grader:
         known = frozenset(w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", question))
         if any(states_value(ev.units[j].text, kind, known) for j in top):
             return ""
-        what = {"year": "a year", "amount": "an amount", "count": "a count",
+        what = {"year": "a year", "money": "an amount of money", "quantity": "a quantity", "count": "a count",
                 "organisation": "a company's name"}.get(kind, "a value")
         return f"asks for {what} and none of its {len(top)} best-matching sentences states one"
 

@@ -58,11 +58,16 @@ _DATE_OR_TIME = re.compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b", re.I)
 
 
-# an amount: a number with a currency or a large-number word, or written with thousands separators (not a head count)
+# money: a number with a currency or a large-number word, or written with thousands separators (not a head count)
 # (language, not tuned)
-_AMOUNT = re.compile(r"[$€£¥₩]\s*\d|\d\s*(?:원|만|억|천|元|万|亿|千|韩元|美元|won|krw|usd|eur|dollars?|euros?|yuan|rmb|cny|"
-                     r"%|퍼센트|percent)|(?<![\d.,])\d{1,3}(?:,\d{3})+(?!\s*(?:명|人|people|persons))|"
-                     r"[一二三四五六七八九十两百千万]+(?:元|万|亿)", re.I)
+_MONEY = re.compile(r"[$€£¥₩]\s*\d|\d\s*(?:원|만|억|천|元|万|亿|千|韩元|美元|won|krw|usd|eur|dollars?|euros?|yuan|rmb|cny)|"
+                    r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?!\s*(?:명|人|people|persons))|[一二三四五六七八九十两百千万]+(?:元|万|亿)",
+                    re.I)
+# a number that is part of a name ("남빛5호", "南光3号"): no value (language, not tuned)
+_NAME_NUMBER = re.compile(r"\d+\s*(?:호|号|番)(?![가-힣])")
+# a measured quantity ("500m", "2.5 m", "45분"), which STATED_NUMBER leaves out when a Latin unit is glued to it
+_MEASURE = re.compile(r"(?<![A-Za-z0-9.\-])\d+(?:[.,]\d+)?\s*(?:km|cm|mm|m|kg|g|t|l|ml|kwh|kw|nm|h|hrs?|mins?|s|%)"
+                      r"(?![A-Za-z0-9])", re.I)
 
 
 _CAPITALISED = re.compile(r"(?<![A-Za-z0-9])([A-Z][a-z]+|[A-Z][a-z]*[A-Z][A-Za-z]*)(?![A-Za-z0-9])(?=(?:\s+([A-Za-z]+))?)")
@@ -91,19 +96,21 @@ def names_organisation(text: str, known: frozenset[str] = frozenset()) -> bool:
 
 
 def states_value(text: str, kind: str, known: frozenset[str] = frozenset()) -> bool:
-    """Does the sentence state a value of the kind asked (``coverage.answer_kind``)? 'year': a year; 'amount' and
-    'count': a number once the years, dates and clock times are set aside ("2023년에 제작했다" states no price),
-    and for an amount one with a currency or a large-number word, or with thousands separators ("5호" is a name);
+    """Does the sentence state a value of the kind asked (``coverage.answer_kind``)? Years, dates and clock times are
+    set aside first ("2023년에 제작했다" states no price), and so are numbers inside names ("남빛5호"). 'year': a
+    year; 'count' and 'quantity': a number ("500m", "k1 = 1.2"); 'money': a number with a currency or a large-number
+    word, or with thousands separators;
     'organisation': a company's name (``names_organisation``; ``known``: the question's own words, lower case);
     any other kind: any stated number."""
     if kind == "year":
         return bool(_YEAR.search(text))
     if kind == "organisation":
         return names_organisation(text, known)
-    if kind == "amount":
-        return bool(_AMOUNT.search(_DATE_OR_TIME.sub(" ", text)))
-    if kind == "count":
-        return bool(STATED_NUMBER.search(_DATE_OR_TIME.sub(" ", text)))
+    rest = _NAME_NUMBER.sub(" ", _DATE_OR_TIME.sub(" ", text))
+    if kind == "money":
+        return bool(_MONEY.search(rest))
+    if kind in ("count", "quantity"):
+        return bool(STATED_NUMBER.search(rest) or _MEASURE.search(rest))
     return states_number(text)
 
 
