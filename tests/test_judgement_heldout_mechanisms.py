@@ -87,6 +87,7 @@ def test_korean_question_over_a_chinese_document_with_korean_names_is_not_reject
     ("What is the maximum size of a suitcase allowed on the bus?", "size"),
     ("How many seats does the reading room have?", "seats"),
     ("这个项目的总预算是多少？", "预算"),
+    ("这个项目的费用大约是多少？", "费用"),  # an adverb before 是 is no attribute
     ("酒店的房间是多少钱？", ""),  # no "X是多少" attribute: the price is the kind of answer
     ("What was the root cause of the outage?", ""),  # a cause question is answered by a section
     ("What is the purpose of the reranker?", ""),  # not a value question

@@ -293,7 +293,8 @@ ATTRIBUTE_SKIP = frozenset(
     "day days week weeks month months year years hour hours minute minutes second seconds time times people person "
     "persons percent one ones kind kinds type types number amount total setting settings parameter parameters "
     "value values detail details information option options requirement requirements rule rules condition conditions "
-    "时间 人数 数量 一共 总共 每年 每月 每天 每人 每次".split())
+    "时间 人数 数量 一共 总共 每年 每月 每天 每人 每次 大约 大概 约为 左右 平均 最多 最少 至少 通常 一般 "
+    "approximately roughly about around average usually".split())
 # language: value questions by the kind of value the answer must state (grading's answer-type check, semantics.states_value):
 # a year needs a year; "which company" a company's name (semantics.names_organisation); a price, cost, fee or budget
 # ("money") a number with a currency or a large-number word; a count or another quantity ("얼마 미만", "how much") a
