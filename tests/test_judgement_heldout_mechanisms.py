@@ -87,6 +87,7 @@ def test_korean_question_over_a_chinese_document_with_korean_names_is_not_reject
     ("What is the maximum size of a suitcase allowed on the bus?", "size"),
     ("How many seats does the reading room have?", "seats"),
     ("这个项目的总预算是多少？", "预算"),
+    ("这个项目的费用大约是多少？", "费用"),  # an adverb before 是 is no attribute
     ("酒店的房间是多少钱？", ""),  # no "X是多少" attribute: the price is the kind of answer
     ("What was the root cause of the outage?", ""),  # a cause question is answered by a section
     ("What is the purpose of the reranker?", ""),  # not a value question
@@ -123,9 +124,12 @@ def test_cost_stated_for_the_asked_vehicle_is_correct(kb, engine):
 
 # ---- 4. answer type -----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("question, kind", [
-    ("How much did the city pay for the app?", "amount"),
-    ("입장료는 얼마예요?", "amount"),
-    ("家庭会员每年多少钱？", "amount"),
+    ("How much did the city pay for the app?", "money"),
+    ("입장료는 얼마예요?", "quantity"),  # no word of money: any measured value answers
+    ("입장 요금은 얼마예요?", "money"),
+    ("家庭会员每年多少钱？", "money"),
+    ("视野低于多少时停航？", "quantity"),
+    ("시정이 얼마 미만이면 출항을 보류하나요?", "quantity"),
     ("How many buses does the team maintain?", "count"),
     ("승객은 몇 명이었나요?", "count"),
     ("这个系统是哪一年上线的？", "year"),
@@ -137,10 +141,17 @@ def test_answer_kind(question, kind):
 
 
 @pytest.mark.parametrize("text, kind, states", [
-    ("The app was built by Lumen Works in 2023.", "amount", False),  # a year is no price
-    ("교체 비용은 약 4,800만 원이었다.", "amount", True),
-    ("费用约为 3.4 亿韩元。", "amount", True),
-    ("2025년 4월: 신형 버스 5호 도입.", "amount", False),  # a date and a name
+    ("The app was built by Lumen Works in 2023.", "money", False),  # a year is no price
+    ("교체 비용은 약 4,800만 원이었다.", "money", True),
+    ("费用约为 3.4 亿韩元。", "money", True),
+    ("2025년 4월: 신형 버스 5호 도입.", "money", False),  # a date and a name
+    ("2025년 4월: 신형 버스 5호 도입.", "quantity", False),
+    ("작업에는 35분이 걸렸다.", "money", False),  # a duration is no price ...
+    ("작업에는 35분이 걸렸다.", "quantity", True),  # ... but a quantity
+    ("시정이 500m 미만이면 출항을 보류한다.", "quantity", True),
+    ("The defaults are k1 = 1.2 and b = 0.75.", "quantity", True),
+    ("BM25 is a ranking function.", "count", False),  # a digit inside a name
+    ("共有6台闸机。", "count", True),
     ("2025년 7월 3일 셔틀버스가 출발했다.", "count", False),
     ("그때 승객 42명이 타고 있었다.", "count", True),
     ("The app was built in 2023.", "year", True),
@@ -154,7 +165,7 @@ def test_how_much_is_not_answered_by_a_year(kb, engine):
                  "guide_app_en.md")
     assert g.label != "correct", g.reason
     if g.label == "ambiguous":
-        assert "asks for an amount" in g.reason, g.reason
+        assert "asks for an amount of money" in g.reason, g.reason
 
 
 def test_quality_reason_names_the_rule_that_held_a_document(kb, engine):
@@ -184,3 +195,31 @@ def test_month_of_the_question_is_found_in_another_language(question, text, foun
     assert "10" in terms
     cov = credit_months(question, text, coverage_of(terms, text))
     assert (cov.credit["10"] > 0) is found, cov.how
+
+
+# ---- 6. "which company" needs a sentence that names one ------------------------------------------------------------
+@pytest.mark.parametrize("question", [
+    "Which company supplies the card readers?", "이 장비는 어느 회사 제품이에요?", "这台机器是哪家公司生产的？"])
+def test_which_company_is_an_organisation_question(question):
+    assert answer_kind(question) == "organisation"
+
+
+@pytest.mark.parametrize("text, names", [
+    ("The app was built by an outside studio, Lumen Works, in 2023.", True),
+    ("앱은 외부 업체 다온미디어가 만들었다.", True),
+    ("闸机由安达科技公司生产。", True),
+    ("The Service Team looks after the readers under a contract with the supplier.", False),  # a unit, no company
+    ("제습기의 배수 호스가 얼어 제습기가 자동으로 멈췄다.", False),
+    ("On Monday the readers were replaced.", False),
+])
+def test_names_organisation(text, names):
+    from rag.engines.offline.semantics import names_organisation
+
+    assert names_organisation(text) is names
+
+
+def test_which_company_is_not_answered_by_a_sentence_naming_none(kb, engine):
+    g = grade_of(kb, engine, "Which company made the harbour walk guide app?", "guide_app_en.md")
+    assert g.label == "correct", g.reason  # "built by an outside studio, Lumen Works"
+    g = grade_of(kb, engine, "이 호텔의 헬스장 기구는 어느 회사 제품이에요?", "hotel_guide_zh.md")
+    assert g.label != "correct", g.reason

@@ -285,7 +285,8 @@ _EN_HOW_MANY = re.compile(r"\bhow many ([a-z][a-z\-]+)")
 _EN_WHAT_THE = re.compile(r"\b(?:what|how much) (?:is|was|are|were) the ((?:[a-z\-]+ ){0,3}?[a-z\-]+?)"
                           r"(?= of\b| for\b| on\b| in\b| at\b| to\b| from\b| per\b| charged\b| paid\b|\s*[?？]|\s*$)")
 _ZH_AFTER = re.compile(r"(?:多少|几)[个名张本台位件次辆艘座册种]([\u4e00-\u9fff]{2})(?=[？?。]|$)")
-_ZH_BEFORE = re.compile(r"([\u4e00-\u9fff]{2,}?)(?:是|为)(?:多少|几)(?!钱|元|块)")
+_ZH_BEFORE = re.compile(r"([\u4e00-\u9fff]{2,}?)(?:大约|大概|约|一共|总共|共|平均|最多|最少|至少|通常|一般)?(?:是|为)"
+                        r"(?:多少|几)(?!钱|元|块)")
 # "what is the maximum size of …": a measure word makes a "what is the X" question a value question
 _EN_MEASURE = re.compile(r"\b(?:maximum|minimum|max|min|total|average|largest|smallest|highest|lowest)\b")
 
@@ -339,7 +340,8 @@ def asked_attribute(question: str) -> str:
 
 
 def answer_kind(question: str) -> str:
-    """'year', 'amount' or 'count' when the question asks for a value of that kind (rules.ANSWER_KINDS), else ''."""
+    """'year', 'organisation', 'money', 'count' or 'quantity' when the question asks for a value of that kind
+    (rules.ANSWER_KINDS), else ''."""
     low = unicodedata.normalize("NFKC", question).lower()
     for name, pattern in ANSWER_KINDS:
         if pattern.search(low):

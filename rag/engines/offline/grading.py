@@ -1,6 +1,8 @@
 """grade: CRAG labels (correct / ambiguous / incorrect) for one retrieved document or graph fact."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from rag.engines.offline.coverage import (Coverage, _fact_coverage, answer_kind, asked_attribute, checkable_terms,
@@ -131,9 +133,11 @@ class Grader:
         # the sentence after a best match too, under the same heading: a table row under its header, the value
         # after "the fees are as follows:"
         top |= {j + 1 for j in top if j + 1 < len(ev.units) and ev.units[j + 1].heading == ev.units[j].heading}
-        if any(states_value(ev.units[j].text, kind) for j in top):
+        known = frozenset(w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", question))
+        if any(states_value(ev.units[j].text, kind, known) for j in top):
             return ""
-        what = {"year": "a year", "amount": "an amount", "count": "a count"}.get(kind, "a value")
+        what = {"year": "a year", "money": "an amount of money", "quantity": "a quantity", "count": "a count",
+                "organisation": "a company's name"}.get(kind, "a value")
         return f"asks for {what} and none of its {len(top)} best-matching sentences states one"
 
     def _stated_apart(self, question: str, attr: str, ev, check: list[str]) -> str:
