@@ -34,6 +34,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from rag.graphstore.base import entity_key
+from rag.romanize import romanize  # Revised Romanization (one implementation, also the vector tool's name channel)
 from rag.textutil import split_sentences
 from rag.types import Entity, Extraction, Relation
 
@@ -1035,27 +1036,6 @@ def written_as_name(question: str, name: str) -> bool:
 
 
 # ---- Korean names in Latin letters ---------------------------------------------------------------------------------
-_RR_INITIALS = "g kk n d tt r m b pp s ss - j jj ch k t p h".split()
-_RR_MEDIALS = "a ae ya yae eo e yeo ye o wa wae oe yo u wo we wi yu eu ui i".split()
-_RR_FINALS = ["", "k", "k", "k", "n", "n", "n", "t", "l", "k", "m", "l", "l", "l", "p", "l", "m", "p", "p", "t", "t",
-              "ng", "t", "t", "k", "t", "p", "t"]
-
-
-def romanize(hangul: str) -> str:
-    """Revised Romanization of Korean, syllable by syllable without sound changes ("서림" → "seorim"); other characters
-    are kept. Enough to see that a document's "서림분관" is the question's "Seorim Branch"."""
-    out: list[str] = []
-    for ch in hangul:
-        code = ord(ch) - 0xAC00
-        if not 0 <= code < 11172:
-            out.append(ch)
-            continue
-        initial, medial, final = code // 588, (code % 588) // 28, code % 28
-        onset = _RR_INITIALS[initial].replace("-", "")
-        out.append(onset + _RR_MEDIALS[medial] + _RR_FINALS[final])
-    return "".join(out)
-
-
 # language: Korean words that end a unit's or place's name; "서림분관" is "서림" + 분관 (branch)
 KO_NAME_SUFFIXES = tuple(sorted(set(_KO_ORG_WORDS) | {"분관", "지점", "지사", "본관", "센터", "시", "군", "구", "도", "섬",
                                                      "항", "역", "호"}, key=len, reverse=True))
