@@ -1,0 +1,68 @@
+"""Relation triggers shared by the English and Korean rules: one ``Pattern`` per predicate."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Pattern:
+    predicate: str
+    english: tuple[str, ...]  # regexes; in "X <trigger> Y" the left entity is X
+    english_reversed: tuple[str, ...]  # "Y <trigger> X": the right entity is the subject of the predicate
+    korean: tuple[str, ...]  # trigger stems
+    # which Korean role is the predicate's subject: "object" (the thing made/used), "topic", "located"...
+    ko_subject_role: str
+
+
+PATTERNS: tuple[Pattern, ...] = (
+    Pattern("developed_by",
+            (r"\b(?:was|were|is|are|been)?\s*(?:developed|created|built|made|designed|released|trained|"
+             r"introduced|published|proposed|invented)(?:\s+(?:in-house|internally|jointly|originally|mainly|"
+             r"entirely|largely|together))?\s+by\b",
+             r"\bis\s+an?\s+\w+(?:\s+\w+)?\s+(?:developed|created|built|released)\s+by\b"),
+            (r"\b(?:developed|created|built|designed|released|introduced|published|proposed|invented|"
+             r"develops|creates|builds)\b",),
+            ("개발", "제작", "개발사", "만든", "만들", "출시", "공개", "발표", "제안", "고안"), "made"),
+    Pattern("founded_by",
+            (r"\b(?:was|were)?\s*(?:founded|established|co-founded|started)\s+(?:in\s+\d{4}\s+)?by\b",),
+            (r"\b(?:founded|co-founded|established|founds)\b",
+             r"\bis\s+the\s+(?:co-)?founder(?:\s+and\s+\w+)?\s+of\b"),
+            ("설립", "창업", "창립", "설립자", "창업자"), "made"),
+    Pattern("acquired",
+            (r"\b(?:acquired|bought|purchased|took\s+over)\b",),
+            (r"\b(?:was|were)\s+(?:acquired|bought|purchased)\s+by\b",),
+            ("인수", "매입"), "acquirer"),
+    Pattern("leads",
+            (r"\b(?:leads|heads|manages|directs|oversees)\b",
+             r"\b(?:is|was)\s+(?:the|its)\s+(?:[A-Za-z-]+\s+){0,2}(?:head|lead|leader|director|chair|chairperson|"
+             r"president|manager|chief)\s+(?:of|at)\b"),
+            (r"\b(?:is|are|was|were)\s+(?:led|headed|managed|directed)\s+by\b",),
+            ("팀장", "이끈", "이끌", "이끄", "책임자", "리더", "관장", "대표이사", "이사장", "원장", "본부장", "실장",
+             "센터장", "단장"), "leader"),
+    Pattern("owns",
+            (r"\b(?:owns|operates|runs|is\s+responsible\s+for|are\s+responsible\s+for|is\s+in\s+charge\s+of)\b",),
+            (r"\b(?:is|are|was|were)\s+(?:owned|operated|run)\s+by\b",),
+            ("담당", "맡", "운영"), "owner"),
+    Pattern("located_in",
+            (r"\b(?:is|are|was|were)?\s*(?:headquartered|located|based|situated|sits)\s+in\b",
+             r"\bheadquarters\s+(?:is|are|was|were)\s+(?:located\s+)?in\b", r"\bhas\s+its\s+headquarters\s+in\b"),
+            (),
+            ("위치", "본사", "소재", "자리", "에 있", "에서 있"), "located"),
+    Pattern("part_of",
+            (r"\b(?:is|are|was|were)\s+(?:a\s+)?(?:part|component|module|subsidiary|division|unit)\s+of\b",
+             r"\bpart\s+of\b"),
+            (),
+            ("일부", "자회사", "계열사", "하위", "산하"), "part"),
+    Pattern("belongs_to",
+            (r"\b(?:belongs?|belonged)\s+to\b", r"\b(?:is|was)\s+a\s+member\s+of\b", r"\bworks?\s+(?:at|for)\b",
+             r"\b(?:is|was)\s+an?\s+(?:\w+\s+)?(?:professor|researcher|engineer|scientist|student|employee|"
+             r"member|fellow)\s+(?:at|of|in)\b"),
+            (),
+            ("소속", "속한", "속하", "근무", "재직", "교수"), "member"),
+    Pattern("uses",
+            (r"\b(?:uses|used(?!\s+(?:\w+\s+)?by\b)|using|relies\s+on|is\s+built\s+on|is\s+based\s+on|builds\s+on|"
+             r"adopts|adopted(?!\s+by\b)|employs|runs\s+on|powered\s+by)\b",),
+            # "the dashboard used by the Marine Operations Team": the team uses it
+            (r"\b(?:used|adopted|employed|relied\s+on)\s+(?:daily\s+|mainly\s+|only\s+)?by\b",),
+            ("사용", "활용", "이용", "기반", "채택", "탑재", "도입", "쓴다", "쓰인", "쓰는"), "user"),
+)

@@ -1,0 +1,113 @@
+"""``extract``: one chunk's entities and relations — sentences, their mentions, aliases, the topic that stands for
+an unnamed subject, then one relation (or a few) per sentence with the sentence as evidence."""
+from __future__ import annotations
+
+import re
+
+from rag.extract.aliases import ALIAS_PREDICATE, _alias_pairs, _apply_aliases, _canonical_names
+from rag.extract.kinds import _type_from_relations
+from rag.extract.mention import Mention
+from rag.extract.mentions import find_mentions
+from rag.extract.mentions_en import mid_sentence_names
+from rag.extract.names import _has_hangul
+from rag.extract.relations import _associated_pair, _relation_for
+from rag.extract.relations_en import _english_relation
+from rag.extract.relations_zh import _chinese_relations
+from rag.extract.topic import _KO_TITLE_TOPIC_RE, _PRONOUN_SUBJECT_RE, TOPIC_SPAN, _zero_subject
+from rag.graphstore.base import entity_key
+from rag.textutil import split_sentences
+from rag.types import Entity, Extraction, Relation
+
+
+def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Extraction:
+    """Entities and relations of one chunk; every relation carries its sentence as evidence.
+
+    Aliases ("한빛랩스(Hanbit Labs)") are one entity under the name the chunk mentions first; every relation
+    of the chunk uses that name, and one ``also_known_as`` relation (canonical -> alias) records the alias,
+    since the graph store holds no alias list."""
+    entities: dict[str, Entity] = {}
+    relations: list[Relation] = []
+    seen: set[tuple[str, str, str]] = set()
+    sentences = split_sentences(text)
+    known_names = mid_sentence_names(sentences)
+    first_pass = [find_mentions(sentence, known_names) for sentence in sentences]
+    known_korean = frozenset(m.name for ms in first_pass for m in ms if _has_hangul(m.name) and len(m.name) >= 2)
+    per_sentence = [(sentence, find_mentions(sentence, known_names, known_korean) if known_korean else first)
+                    for sentence, first in zip(sentences, first_pass)]
+    canonical = _canonical_names(per_sentence)
+    for sentence, raw in per_sentence:
+        for a, b, _ in _alias_pairs(sentence, raw):
+            for alias in (a, b):
+                key = entity_key(alias.name)
+                name = canonical.get(key, alias.name)
+                ident = (entity_key(name), ALIAS_PREDICATE, key)
+                if key in canonical and ident not in seen:
+                    seen.add(ident)
+                    relations.append(Relation(source=name, predicate=ALIAS_PREDICATE, target=alias.name,
+                                              evidence=sentence.strip(), doc_id=doc_id, chunk_id=chunk_id,
+                                              source_file=source_file))
+    topic: Mention | None = None  # the entity the text is about: the subject that opened a recent sentence
+    topic_age = 0
+    for sentence, raw in per_sentence:
+        mentions = _apply_aliases(sentence, raw, canonical)
+        pronoun = _PRONOUN_SUBJECT_RE.match(sentence)
+        topic_age += 1
+        if topic_age > TOPIC_SPAN:
+            topic = None
+        if pronoun and topic is not None and not any(m.start < pronoun.end() for m in mentions):
+            # "TideBook is … . It was built by the Digital Services Team": the pronoun stands for the topic
+            particle = "는" if _has_hangul(pronoun.group(0)) else ""
+            mentions = [Mention(pronoun.start("p"), pronoun.end("p"), topic.name, topic.type, particle)] + mentions
+        elif topic is not None and _zero_subject(sentence, mentions, topic):
+            # Korean drops a subject the text is about: "남빛해운은 … . 1998년 A가 설립했으며" (A founded 남빛해운),
+            # "- 청람중앙도서관: … 관장은 최미래다" (the head of 청람중앙도서관)
+            particle = "의" if _KO_TITLE_TOPIC_RE.match(sentence) else "는"
+            mentions = [Mention(0, 0, topic.name, topic.type, particle)] + mentions
+        else:
+            body = len(sentence) - len(sentence.lstrip(" \t#>*+•·-|"))
+            opener = next((m for m in mentions if m.start <= body + 2), None)
+            if opener is not None:
+                topic, topic_age = opener, 0
+        distinct: list[Mention] = []
+        for m in mentions:
+            key = entity_key(m.name)
+            if key not in entities:
+                entities[key] = Entity(name=m.name, type=m.type)
+            if all(entity_key(d.name) != key for d in distinct):
+                distinct.append(m)
+        if len(distinct) < 2:
+            continue
+        found = _relation_for(sentence, distinct)
+        if found:
+            triples = [(found[0].name, found[1], found[2].name)]
+            if not _has_hangul(sentence) and re.search(r"[\u4e00-\u9fff]", sentence):
+                triples += [(x.name, p, y.name) for x, p, y in _chinese_relations(sentence, distinct)[1:]]
+            elif not _has_hangul(sentence):
+                # "It was developed by B, a software company based in C": a second clause about the last name
+                rest = [m for m in distinct if m.start >= max(found[0].start, found[2].start)]
+                more = _english_relation(sentence, rest) if len(rest) >= 2 else None
+                if more and more[1] != found[1] and entity_key(more[0].name) != entity_key(more[2].name):
+                    triples.append((more[0].name, more[1], more[2].name))
+            for role_index in (0, 2):  # "A과 B는 C가 만든 모델이다": A shares B's role
+                partner = found[role_index]
+                for m in distinct:
+                    between = [x for x in distinct if m.end <= x.start and x.end <= partner.start and x.particle]
+                    if m.particle in ("와", "과") and m.end <= partner.start and m is not found[2 - role_index] \
+                            and not between and sentence[m.end + 1 : partner.start].strip().count(" ") <= 3:
+                        triple = [found[0].name, found[1], found[2].name]
+                        triple[role_index] = m.name
+                        triples.append((triple[0], triple[1], triple[2]))
+        elif _associated_pair(sentence, distinct):
+            left, right = _associated_pair(sentence, distinct)
+            triples = [(left.name, "related_to", right.name)]
+        else:  # names that merely occur in one sentence ("A and B were both mentioned …") are not a relation
+            continue
+        for src, pred, tgt in triples:
+            ident = (entity_key(src), pred, entity_key(tgt))
+            if ident in seen:
+                continue
+            seen.add(ident)
+            relations.append(Relation(source=src, predicate=pred, target=tgt, evidence=sentence.strip(),
+                                      doc_id=doc_id, chunk_id=chunk_id, source_file=source_file))
+    _type_from_relations(entities, relations)
+    return Extraction(entities=list(entities.values()), relations=relations)

@@ -1,0 +1,23 @@
+"""English relations: a ``PATTERNS`` trigger between two names; word order says which is the subject."""
+from __future__ import annotations
+
+import re
+
+from rag.extract.mention import Mention
+from rag.extract.patterns import PATTERNS
+
+
+def _english_relation(sentence: str, mentions: list[Mention]) -> tuple[Mention, str, Mention] | None:
+    for pattern in PATTERNS:
+        for regex, reverse in [(r, False) for r in pattern.english] + [(r, True) for r in pattern.english_reversed]:
+            for m in re.finditer(regex, sentence, flags=re.IGNORECASE):
+                # within the trigger's clause: "A is responsible for the kiosks; the B readers …" links no B
+                left = [x for x in mentions if x.end <= m.start() and ";" not in sentence[x.end:m.start()]]
+                right = [x for x in mentions if x.start >= m.end() and ";" not in sentence[m.end():x.start]]
+                if not left or not right:
+                    continue
+                subj, obj = left[0], right[0]
+                if reverse:
+                    subj, obj = obj, subj
+                return subj, pattern.predicate, obj
+    return None

@@ -1,0 +1,36 @@
+"""Subjects a sentence does not name: a pronoun ("It", "This system", "이 시스템은", "该系统") or a Korean sentence
+with no subject of its own stands for the topic, the name that opened one of the last ``TOPIC_SPAN`` sentences."""
+from __future__ import annotations
+
+import re
+
+from rag.extract.mention import Mention
+from rag.extract.names import _has_hangul
+from rag.extract.patterns import PATTERNS
+from rag.graphstore.base import entity_key
+
+
+# language: a sentence that opens with a pronoun for the thing just described ("It", "This system", "이 시스템은",
+# "该系统", "它")
+_PRONOUN_SUBJECT_RE = re.compile(
+    r"^[\s#>*+•·\-|]*(?P<p>(?:It|This|The)\s+(?:system|tool|service|app|application|platform|product|database|"
+    r"program|programme|software)\b|It\b(?!'s\s)|이\s*(?:시스템|도구|서비스|앱|플랫폼|제품|데이터베이스|프로그램)(?=은|는|이|가)|"
+    r"(?:该|这个|这一)(?:系统|工具|服务|应用|平台|产品|数据库|程序)|它)")
+# How many sentences a topic (the name that opened a sentence) stands for a dropped or pronoun subject. Language
+# habit, not tuned: a short paragraph.
+TOPIC_SPAN = 3
+# "관장은 최미래다", "대표이사는 배정아이며": a head-of-unit title as the topic (its owner is left out)
+_KO_TITLE_TOPIC_RE = re.compile(r"^[\s\-*•·]*(?:팀장|관장|대표이사|이사장|원장|본부장|실장|센터장|단장|책임자|리더)(?:은|는)\s")
+
+
+def _zero_subject(sentence: str, mentions: list[Mention], topic: Mention) -> bool:
+    """A Korean sentence with a relation trigger but no topic or subject of its own that names the topic: its subject
+    was dropped and is the topic of the text."""
+    if not _has_hangul(sentence) or any(entity_key(m.name) == entity_key(topic.name) for m in mentions):
+        return False
+    if any(m.particle in ("은", "는", "도", "께서") for m in mentions) or not mentions:
+        return False
+    if _KO_TITLE_TOPIC_RE.match(sentence):
+        return True
+    made = [p for p in PATTERNS if p.ko_subject_role in ("made",)]
+    return any(t in sentence for p in made for t in p.korean)
