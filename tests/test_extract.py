@@ -1,4 +1,4 @@
-"""Rule-based extraction (rag/extract.py): generic words are not entities; the sample corpus keeps the
+"""Rule-based extraction (rag/extract/): generic words are not entities; the sample corpus keeps the
 relations its graph questions need."""
 from __future__ import annotations
 

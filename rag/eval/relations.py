@@ -8,7 +8,7 @@ One JSON object per labelled document::
      "not_relations": [{"a": ["Hyunwoo Seo"], "b": ["Jimin Han"], "why": "presented together"}]}
 
 Names are compared by ``entity_key`` (NFKC, case-folded, whitespace collapsed); a name may be one string or a list
-of acceptable names. Relation types are those of ``rag/extract.py``; ``"*"`` accepts any type and either direction.
+of acceptable names. Relation types are those of ``rag/extract/``; ``"*"`` accepts any type and either direction.
 
 Scored over the relations extracted from the labelled documents only (their ``source_file``), ``also_known_as``
 excluded (an alias is not a fact about the world):

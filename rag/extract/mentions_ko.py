@@ -11,7 +11,6 @@ from rag.extract.mention import MAX_ENTITY_CHARS, Mention
 from rag.extract.names import _KO_ORG_WORDS, _has_hangul, is_generic
 
 
-_KO_NOUN_TAGS = {"NNP"}
 # language: words that make "X팀" a reference, not a name ("해당 팀", "우리팀", "각 부서")
 _KO_NOT_A_NAME = re.compile(r"^(?:해당|우리|각|모든|전체|다른|같은|상위|하위|관련)")
 
