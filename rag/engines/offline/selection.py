@@ -13,7 +13,7 @@ from rag.engines.offline.rules import (CAUSE_BONUS, COMPARED_SIDE_MIN, CONTINUAT
                                        PROCEDURE_LIST_SHARE, PROCEDURE_MAX_STEPS, SECOND_SOURCE_SHARE,
                                        SECTION_BONUS_MIN_SEMANTIC, SEMANTIC_RANK_WEIGHT, SENTENCE_MIN_RANK,
                                        TABLE_MAX_ROWS, TYPE_BONUS, TYPE_SAME_DOC_SHARE, TYPE_SECOND_SHARE,
-                                       TYPE_WINDOW_SHARE, VALUE_BONUS, VALUE_BONUS_MIN_SEMANTIC)
+                                       TITLE_PENALTY, TYPE_WINDOW_SHARE, VALUE_BONUS, VALUE_BONUS_MIN_SEMANTIC)
 from rag.engines.offline.semantics import heading_matches, question_intents
 from rag.types import Retrieved
 
@@ -36,6 +36,7 @@ class Candidate:
     fits: int = NONE  # how well it states the value the question asks for (answertype.STRONG / WEAK / OTHER / NONE)
     causal: bool = False  # states a cause (because / 때문 / 因此 …) and the question asks for one
     why: str = "best match"  # why it was quoted (the answer's trace reason)
+    title: bool = False  # a title / heading line of a plain-text document: it names a topic, it states nothing
 
 
 _LIST_LINE = re.compile(r"^\s*([-*•]|\d+[.)])\s+(.+?)\s*$")
@@ -60,6 +61,26 @@ def _list_items(text: str) -> dict[str, int]:
     return items
 
 
+_SENTENCE_END = re.compile(r"[.!?。！？:：;；]\s*[\"'”’)）]*$")
+
+
+def _title_lines(text: str) -> set[str]:
+    """The lines of a document that stand alone as a title or a section heading (plain text has no "#"): a line
+    between blank lines (or the document's first line) with no sentence-final punctuation, not a list item or a
+    table row. Such a line names what follows; the sentences under it state the facts."""
+    lines = text.splitlines()
+    out: set[str] = set()
+    for k, raw in enumerate(lines):
+        line = raw.strip()
+        if not line or _LIST_LINE.match(line) or line.startswith("|") or _SENTENCE_END.search(line):
+            continue
+        before_blank = k == 0 or not lines[k - 1].strip() or all(not x.strip() for x in lines[:k])
+        after_blank = k + 1 >= len(lines) or not lines[k + 1].strip()
+        if before_blank and after_blank:
+            out.add(" ".join(line.split()))
+    return out
+
+
 def _score_over(cov: Coverage, terms: Sequence[str]) -> float:
     """Coverage score over a subset of the question's terms (same weights as ``Coverage.score``)."""
     total = sum(cov.weight(t) for t in terms)
@@ -80,7 +101,7 @@ def is_table_header(text: str) -> bool:
 
 def conclusion_of(picked: Sequence[Candidate]) -> Candidate:
     """The sentence the conclusion quotes: the first picked, or for a table header the best-ranked of its rows."""
-    lead = picked[0]
+    lead = next((c for c in picked if not c.title), picked[0])  # a title line names the topic, it concludes nothing
     if is_table_header(lead.text):
         rows = [c for c in picked if c.pos == lead.pos and _is_table_row(c.text) and not is_table_header(c.text)]
         if rows:
@@ -129,6 +150,7 @@ class EvidenceSelector:
         for pos, (doc, ev) in enumerate(zip(docs, evidence)):
             doc_cov = coverage_of(terms, doc.text)
             items = _list_items(doc.text)
+            titles = _title_lines(doc.text)
             check, share = checkable_terms(terms, question, doc.text, doc_cov)
             for j, unit in enumerate(ev.units):
                 if not _quotable(unit.text):
@@ -152,8 +174,11 @@ class EvidenceSelector:
                     rank += CAUSE_BONUS  # a heading of the cause section already says so (INTENT_HEADING_BONUS)
                 if scoped and (lex > 0 or sem > SECTION_BONUS_MIN_SEMANTIC):
                     rank += INTENT_HEADING_BONUS
+                title = " ".join(unit.text.split()) in titles
+                if title:  # a title states nothing: the sentences under it answer (kept for a procedure's lead line)
+                    rank -= TITLE_PENALTY
                 ranked.append(Candidate(rank - 0.01 * pos, pos, j, unit.text, cov, sem, unit.section, scoped,
-                                        items.get(" ".join(unit.text.split()), 0), fits, causal))
+                                        items.get(" ".join(unit.text.split()), 0), fits, causal, title=title))
         # Equal rank in one document: the shorter sentence states the fact more directly
         # ("연차 휴가는 입사 1년 후 15일이다" over a long sentence about the first year's exception).
         ranked.sort(key=lambda c: (-round(c.rank, 6), c.pos, len(c.text)))
@@ -195,7 +220,8 @@ class EvidenceSelector:
             start = min(c.index for c in g)
             leads = [at[(g[0].pos, k)] for k in (start - 2, start - 1) if (g[0].pos, k) in at]
             # not an item of another list ("4. 상호대차 신청 절차", a one-item "list", is a section title)
-            lead = [c.rank for c in leads if c.heading == g[0].heading and sizes[(c.pos, c.listed)] < 2]
+            lead = [c.rank + TITLE_PENALTY * c.title for c in leads
+                    if c.heading == g[0].heading and sizes[(c.pos, c.listed)] < 2]
             return max([g[0].rank] + lead)  # ranked is sorted: g[0] is the group's best item
 
         best = max(lists, key=score)
