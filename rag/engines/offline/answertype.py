@@ -123,6 +123,10 @@ _KO_TITLES = r"(?:팀장|부장|과장|차장|대리|실장|본부장|국장|관
 _ZH_TITLES = r"(?:组长|組長|经理|經理|主任|馆长|館長|部长|部長|处长|處長|科长|科長|院长|院長|所长|所長|老师|老師|先生|女士|教授|博士|总监|總監|负责人|董事长|总经理)"
 _PERSON = re.compile(
     rf"(?<![가-힣])[가-힣]{{2,4}}\s?{_KO_TITLES}|[\u4e00-\u9fff]{{2,3}}\s?{_ZH_TITLES}|"
+    # a Chinese / Korean name with its romanisation after it: "陈立伟（Liwei Chen）", "김하늘(Haneul Kim)"
+    r"(?<![\u4e00-\u9fff가-힣])[\u4e00-\u9fff가-힣]{2,3}\s?[（(]\s?[A-Z][a-z]+\s[A-Z][a-z]+\s?[）)]|"
+    # a title before a Chinese name: "轮机长陈立伟（", "馆长王芳，"
+    rf"(?:{_ZH_TITLES}|[长長])[\u4e00-\u9fff]{{2,3}}(?=[（(，,。、\s])|"
     r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s[A-Z][a-z]+|"
     r"\b[A-Z][a-z]+(?:\s[A-Z][a-z]+){1,2}\s?(?:,|\()\s?(?:the\s)?(?:head|manager|director|lead|leader|chief|chair|"
     r"officer|coordinator|curator|librarian|engineer|captain|supervisor|president|ceo|cto)\b|"

@@ -36,6 +36,7 @@ class Candidate:
     fits: int = NONE  # how well it states the value the question asks for (answertype.STRONG / WEAK / OTHER / NONE)
     causal: bool = False  # states a cause (because / 때문 / 因此 …) and the question asks for one
     why: str = "best match"  # why it was quoted (the answer's trace reason)
+    numbered: bool = False  # an item of a numbered list ("1.", "2)"): ordered steps, not a bulleted set of rules
     title: bool = False  # a title / heading line of a plain-text document: it names a topic, it states nothing
 
 
@@ -78,6 +79,16 @@ def _title_lines(text: str) -> set[str]:
         after_blank = k + 1 >= len(lines) or not lines[k + 1].strip()
         if before_blank and after_blank:
             out.add(" ".join(line.split()))
+    return out
+
+
+def _numbered_items(text: str) -> set[str]:
+    """The texts of the numbered list items of a document ("1. …", "2) …"), markers removed."""
+    out: set[str] = set()
+    for line in text.splitlines():
+        m = _LIST_LINE.match(line)
+        if m is not None and m.group(1)[0].isdigit():
+            out.add(" ".join(m.group(2).split()))
     return out
 
 
@@ -151,6 +162,7 @@ class EvidenceSelector:
             doc_cov = coverage_of(terms, doc.text)
             items = _list_items(doc.text)
             titles = _title_lines(doc.text)
+            numbered = _numbered_items(doc.text)
             check, share = checkable_terms(terms, question, doc.text, doc_cov)
             for j, unit in enumerate(ev.units):
                 if not _quotable(unit.text):
@@ -178,7 +190,8 @@ class EvidenceSelector:
                 if title:  # a title states nothing: the sentences under it answer (kept for a procedure's lead line)
                     rank -= TITLE_PENALTY
                 ranked.append(Candidate(rank - 0.01 * pos, pos, j, unit.text, cov, sem, unit.section, scoped,
-                                        items.get(" ".join(unit.text.split()), 0), fits, causal, title=title))
+                                        items.get(" ".join(unit.text.split()), 0), fits, causal,
+                                        numbered=" ".join(unit.text.split()) in numbered, title=title))
         # Equal rank in one document: the shorter sentence states the fact more directly
         # ("연차 휴가는 입사 1년 후 15일이다" over a long sentence about the first year's exception).
         ranked.sort(key=lambda c: (-round(c.rank, 6), c.pos, len(c.text)))
@@ -224,8 +237,12 @@ class EvidenceSelector:
                     if c.heading == g[0].heading and sizes[(c.pos, c.listed)] < 2]
             return max([g[0].rank] + lead)  # ranked is sorted: g[0] is the group's best item
 
-        best = max(lists, key=score)
-        if score(best) < PROCEDURE_LIST_SHARE * ranked[0].rank:
+        floor = PROCEDURE_LIST_SHARE * ranked[0].rank
+        # steps are an ordered list: a numbered list that qualifies beats a bulleted one (a bulleted list is a set of
+        # rules or facts, "- 회원 1인당 최대 7권" / "- Members may borrow 7 books", not what to do in order)
+        ordered = [g for g in lists if all(c.numbered for c in g) and score(g) >= floor]
+        best = max(ordered or lists, key=score)
+        if score(best) < floor:
             return []
         return sorted(best, key=lambda c: c.index)[:PROCEDURE_MAX_STEPS]
 
