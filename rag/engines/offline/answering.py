@@ -43,9 +43,13 @@ class Answerer:
                 {"role": "user", "content": question}]
 
     def _answer_with_citations(self, question: str, pool: list[Retrieved], terms: Sequence[str], lang: str,
-                               uncertainty: str | None) -> tuple[str, list[Citation], list[Candidate]]:
+                               uncertainty: str | None, graded: Sequence[float] | None = None
+                               ) -> tuple[str, list[Citation], list[Candidate]]:
+        """``graded``: the grade score of each pool document (the agent's grading; None for naive, which grades
+        nothing)."""
         f = FRAMES[lang]
-        picked = self._select(question, terms, pool, wants_value=bool(WANTS_NUMBER.search(_norm(question))))
+        picked = self._select(question, terms, pool, wants_value=bool(WANTS_NUMBER.search(_norm(question))),
+                              graded=graded)
         if not picked:  # nothing quotable (very short texts): quote the first document as it is
             first = " ".join(pool[0].text.split())[:300] or "-"
             picked = [Candidate(0.0, 0, 0, first, coverage_of(terms, first), 0.0, "", False)]
@@ -81,7 +85,10 @@ class Answerer:
         if all(d.tool == "graph" for d in pool):
             return self._generate_graph_answer(question, docs, grades, lang, template)
         terms, _ = question_terms(question)
-        text, citations, picked = self._answer_with_citations(question, pool, terms, lang, uncertainty=None)
+        graded = [grades[i].score if lab == "correct" else 0.0 for i, lab in
+                  ((i, labels[i]) for i in correct + ambiguous)]
+        text, citations, picked = self._answer_with_citations(question, pool, terms, lang, uncertainty=None,
+                                                              graded=graded)
         quoted = "\n".join(c.text for c in picked)
         picked_cov = coverage_of(terms, quoted)
         check, share = checkable_terms(terms, question, quoted, picked_cov)

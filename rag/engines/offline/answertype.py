@@ -121,10 +121,16 @@ _FREQUENCY = re.compile(
 # that are not a place / organisation ("Liwei Chen"); a role word alone ("the manager") names no one
 _KO_TITLES = r"(?:팀장|부장|과장|차장|대리|실장|본부장|국장|관장|원장|소장|센터장|대표|이사|사장|회장|주임|사원|선임|책임|매니저|씨|님|교수|박사|선생님?)"
 _ZH_TITLES = r"(?:组长|組長|经理|經理|主任|馆长|館長|部长|部長|处长|處長|科长|科長|院长|院長|所长|所長|老师|老師|先生|女士|教授|博士|总监|總監|负责人|董事长|总经理)"
+# language: English nouns that end an organisation's or a place's name, not a person's ("Circulation Team")
+_ORG_NOUNS = (r"(?:Team|Teams|Group|Office|Department|Division|Unit|Desk|Committee|Library|Museum|Center|Centre|"
+              r"Ferries|Ferry|Company|Bank|Hall|Club|Association|Foundation|Institute|University|College|School|"
+              r"Hospital|Station|Terminal|Port|Island|Airlines|Lines|Systems|System|Services|Service|Corp|Inc|Ltd|"
+              r"Press|Media|Studio|Studios|Park|Street|Road|Bridge|City|County|Province)")
 _PERSON = re.compile(
     rf"(?<![가-힣])[가-힣]{{2,4}}\s?{_KO_TITLES}|[\u4e00-\u9fff]{{2,3}}\s?{_ZH_TITLES}|"
     # a Chinese / Korean name with its romanisation after it: "陈立伟（Liwei Chen）", "김하늘(Haneul Kim)"
-    r"(?<![\u4e00-\u9fff가-힣])[\u4e00-\u9fff가-힣]{2,3}\s?[（(]\s?[A-Z][a-z]+\s[A-Z][a-z]+\s?[）)]|"
+    # (not an organisation's: "南光轮渡（Namvit Ferries）", "借阅服务组（Circulation Team）")
+    rf"[\u4e00-\u9fff가-힣]{{2,3}}\s?[（(]\s?[A-Z][a-z]+\s(?!{_ORG_NOUNS}\b)[A-Z][a-z]+\s?[）)]|"
     # a title before a Chinese name: "轮机长陈立伟（", "馆长王芳，"
     rf"(?:{_ZH_TITLES}|[长長])[\u4e00-\u9fff]{{2,3}}(?=[（(，,。、\s])|"
     r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s[A-Z][a-z]+|"

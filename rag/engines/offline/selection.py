@@ -9,7 +9,8 @@ from typing import Sequence
 
 from rag.engines.offline.answertype import NONE, STRONG, WEAK, AskedType, asked_type, fit, stated_values, states_cause
 from rag.engines.offline.coverage import Coverage, _name_like, checkable_terms, coverage_of
-from rag.engines.offline.rules import (CAUSE_BONUS, COMPARED_SIDE_MIN, CONTINUATION_START, INTENT_HEADING_BONUS,
+from rag.engines.offline.rules import (CAUSE_BONUS, COMPARED_SIDE_MIN, CONTINUATION_START,
+                                       INTENT_HEADING_BONUS,
                                        PROCEDURE_LIST_SHARE, PROCEDURE_MAX_STEPS, SECOND_SOURCE_SHARE,
                                        SECTION_BONUS_MIN_SEMANTIC, SEMANTIC_RANK_WEIGHT, SENTENCE_MIN_RANK,
                                        TABLE_MAX_ROWS, TYPE_BONUS, TYPE_SAME_DOC_SHARE, TYPE_SECOND_SHARE,
@@ -148,13 +149,21 @@ class EvidenceSelector:
         return chosen
 
     def _rank_sentences(self, question: str, terms: Sequence[str], docs: Sequence[Retrieved],
-                        wants_value: bool = False) -> list[Candidate]:
+                        wants_value: bool = False, graded: Sequence[float] | None = None) -> list[Candidate]:
         """Every quotable sentence of the docs, best first.
 
         rank = share × key-term coverage + (1 − share) × semantic match + w × semantic match (+ value, heading
         bonuses), where share is the part of the key terms the document could contain as written (its language):
-        a same-language document is judged by its words first, another language's by meaning."""
+        a same-language document is judged by its words first, another language's by meaning.
+
+        ``graded`` (the agent's grade score of each document, 0 for one graded only ambiguous): a value of the
+        asked kind in a document graded only ambiguous (beside a correct one) gets the weak-value bonus; the
+        sentences of the best-graded document count as on topic for the value bonus (the grader has already judged the document as
+        a whole to answer the question; a sentence stating the asked value in it needs no key term of its own).
+        Grade scores do not otherwise reorder sentences: a penalty by grade gap (1 grade point = 1 rank point) lost
+        four dev answers, the grade of a document says little about which of its sentences answers."""
         intents = question_intents(question)
+        best_grade = max(graded) if graded else 0.0
         asked = asked_type(question)
         evidence = self.sentence_evidence(question, docs)
         ranked: list[Candidate] = []
@@ -174,10 +183,15 @@ class EvidenceSelector:
                 lex = _score_over(cov, check)
                 sem = float(ev.scores[j])
                 rank = share * lex + (1 - share) * sem + SEMANTIC_RANK_WEIGHT * sem
-                on_topic = lex > 0 or sem > VALUE_BONUS_MIN_SEMANTIC
+                confirmed = bool(graded) and best_grade > 0 and graded[pos] >= best_grade
+                on_topic = lex > 0 or sem > VALUE_BONUS_MIN_SEMANTIC or confirmed
                 fits = fit(asked, unit.text) if asked.kinds else NONE
                 if asked.kinds:  # a value of the asked kind (and unit) first: "7일" for 며칠, not "90분"
-                    rank += (TYPE_BONUS if fits == STRONG else VALUE_BONUS if fits == WEAK else 0.0) * on_topic
+                    # … from a document the grader confirmed: a value in a document graded only ambiguous, beside
+                    # a correct one, counts as a weak value (the grader did not find the question's matter there)
+                    unconfirmed = bool(graded) and best_grade > 0 and graded[pos] <= 0
+                    rank += (TYPE_BONUS if fits == STRONG and not unconfirmed else
+                             VALUE_BONUS if fits >= WEAK else 0.0) * on_topic
                 elif wants_value and on_topic and _STATED_NUMBER.search(unit.text):
                     rank += VALUE_BONUS
                 causal = asked.cause and states_cause(unit.text)
@@ -247,15 +261,17 @@ class EvidenceSelector:
         return sorted(best, key=lambda c: c.index)[:PROCEDURE_MAX_STEPS]
 
     def _select(self, question: str, terms: Sequence[str], docs: Sequence[Retrieved],
-                wants_value: bool = False) -> list[Candidate]:
+                wants_value: bool = False, graded: Sequence[float] | None = None) -> list[Candidate]:
         """The best sentence, then sentences that add uncovered key terms, or a second source that supports the
         same. A question for a cause / procedure / comparison gets the section of that kind in the best-matching
         document instead (its best sentence first, then the rest of the section in document order). Then: a
         sentence that states the value the question asks for when none quoted does (``_with_asked_type``), the
         sentence that continues a quoted one, and the rows under a quoted table header (``_with_neighbours``)."""
-        ranked = self._rank_sentences(question, terms, docs, wants_value)
+        ranked = self._rank_sentences(question, terms, docs, wants_value, graded)
         if not ranked:
             return []
+        # a title line names the topic; any sentence states more (a title is quoted only when nothing else is quotable)
+        ranked = [c for c in ranked if not c.title] + [c for c in ranked if c.title]
         top = ranked[0]
         # a cause / procedure / comparison question: the best-matching document's section of that kind answers it,
         # however well another sentence of the document (the summary naming the event) matches the question
