@@ -72,6 +72,10 @@ def test_sentence_states_the_asked_frequency_person_place(question, sentence):
     assert fit(asked_type(question), sentence) == STRONG
 
 
+def test_hours_per_day_is_a_duration_not_a_frequency():
+    assert asked_type("How many hours per day can a member use the pool?").label == "quantity (hour)"
+
+
 def test_sentence_without_the_asked_kind_does_not_fit_strongly():
     assert fit(asked_type("Who approves a refund?"), "Refunds are approved within 3 working days.") < STRONG
     assert fit(asked_type("How often is the reading room cleaned?"), "The reading room has 40 seats.") < STRONG

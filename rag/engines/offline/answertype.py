@@ -283,7 +283,7 @@ def _unit_class(word: str) -> str:
 # language: a question for a rate in time ("how often", "how many days per week", "주 몇 회", "일주일에 몇 번",
 # "每周几次", "多久一次"): answered by a frequency ("주 2회", "twice a week", "每周两次")
 _ASKS_FREQUENCY = re.compile(
-    r"\bhow often\b|\bhow many (?:times|days|hours|sessions)\b.*\b(?:a|per|each|every) (?:day|week|month|year)\b|"
+    r"\bhow often\b|\bhow many (?:times|days|sessions)\b.*\b(?:a|per|each|every) (?:day|week|month|year)\b|"
     r"\bhow frequently\b|(?:주|일주일에?|한\s?주에|월|한\s?달에|달에|하루에?|1년에|연)\s?몇\s?(?:회|번|차례|일)|얼마나\s?자주|"
     r"(?:每周|每週|一周|一週|每星期|每月|一个月|每天|一天|每年|一年)\s?(?:几|幾|多少)\s?(?:次|回|天)|多久一次|多长时间一次")
 # language: a question for a person ("who", "누구", "谁", "담당자는", "负责人是") and for a place ("where", "어디", "哪里")
