@@ -76,7 +76,7 @@ def _title_lines(text: str) -> set[str]:
         line = raw.strip()
         if not line or _LIST_LINE.match(line) or line.startswith("|") or _SENTENCE_END.search(line):
             continue
-        before_blank = k == 0 or not lines[k - 1].strip() or all(not x.strip() for x in lines[:k])
+        before_blank = k == 0 or not lines[k - 1].strip()
         after_blank = k + 1 >= len(lines) or not lines[k + 1].strip()
         if before_blank and after_blank:
             out.add(" ".join(line.split()))
@@ -158,8 +158,9 @@ class EvidenceSelector:
 
         ``graded`` (the agent's grade score of each document, 0 for one graded only ambiguous): a value of the
         asked kind in a document graded only ambiguous (beside a correct one) gets the weak-value bonus; the
-        sentences of the best-graded document count as on topic for the value bonus (the grader has already judged the document as
-        a whole to answer the question; a sentence stating the asked value in it needs no key term of its own).
+        sentences of the best-graded document count as on topic for the value bonus (the grader has already judged
+        the document as a whole to answer the question; a sentence stating the asked value in it needs no key term
+        of its own).
         Grade scores do not otherwise reorder sentences: a penalty by grade gap (1 grade point = 1 rank point) lost
         four dev answers, the grade of a document says little about which of its sentences answers."""
         intents = question_intents(question)
