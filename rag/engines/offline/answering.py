@@ -43,9 +43,13 @@ class Answerer:
                 {"role": "user", "content": question}]
 
     def _answer_with_citations(self, question: str, pool: list[Retrieved], terms: Sequence[str], lang: str,
-                               uncertainty: str | None) -> tuple[str, list[Citation], list[Candidate]]:
+                               uncertainty: str | None, graded: Sequence[float] | None = None
+                               ) -> tuple[str, list[Citation], list[Candidate]]:
+        """``graded``: the grade score of each pool document (the agent's grading; None for naive, which grades
+        nothing)."""
         f = FRAMES[lang]
-        picked = self._select(question, terms, pool, wants_value=bool(WANTS_NUMBER.search(_norm(question))))
+        picked = self._select(question, terms, pool, wants_value=bool(WANTS_NUMBER.search(_norm(question))),
+                              graded=graded)
         if not picked:  # nothing quotable (very short texts): quote the first document as it is
             first = " ".join(pool[0].text.split())[:300] or "-"
             picked = [Candidate(0.0, 0, 0, first, coverage_of(terms, first), 0.0, "", False)]
@@ -81,7 +85,10 @@ class Answerer:
         if all(d.tool == "graph" for d in pool):
             return self._generate_graph_answer(question, docs, grades, lang, template)
         terms, _ = question_terms(question)
-        text, citations, picked = self._answer_with_citations(question, pool, terms, lang, uncertainty=None)
+        graded = [grades[i].score if lab == "correct" else 0.0 for i, lab in
+                  ((i, labels[i]) for i in correct + ambiguous)]
+        text, citations, picked = self._answer_with_citations(question, pool, terms, lang, uncertainty=None,
+                                                              graded=graded)
         quoted = "\n".join(c.text for c in picked)
         picked_cov = coverage_of(terms, quoted)
         check, share = checkable_terms(terms, question, quoted, picked_cov)
@@ -96,7 +103,9 @@ class Answerer:
         else:
             uncertainty = f["all_covered"]
         asked = asked_type(question)
-        if asked.kinds and max(c.fits for c in picked) < WEAK:  # say so: the sentences are on topic, the value is not
+        # say so: the sentences are on topic, the value is not (not for a person or a place: their patterns — a
+        # name with a title, a floor, a desk — miss plain names, so "no sentence states it" could be false)
+        if asked.kinds and not asked.kinds & {"person", "place"} and max(c.fits for c in picked) < WEAK:
             label = ASKED_LABELS[lang].get(asked.label.split(" (")[0], asked.label)
             uncertainty = NO_VALUE_FRAMES[lang].format(label=label) + " " + uncertainty
             value_note = f"; no quoted sentence states the asked {asked.label}"

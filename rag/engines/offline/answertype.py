@@ -101,9 +101,60 @@ _TIME = re.compile(
 _PERCENT = re.compile(rf"{_NUM}\s?(?:%|퍼센트|percent|per cent)|百分之", re.I)
 
 
+# English puts adjectives between a count and what it counts ("212 online bookings"): a number, one lower-case word
+# that is not a unit, and a unit word of people or counted things
+_COUNT_NOUNS = tuple(w for cls in ("person",) + tuple(sorted(COUNTED)) for w in UNIT_WORDS[cls] if re.fullmatch(r"[a-z]+", w))
+_MODIFIED_COUNT = re.compile(rf"(?<![A-Za-z0-9.\-]){_NUM}\s+(?P<mod>[a-z][a-z\-]+)\s+(?P<u>{_unit_alternation(_COUNT_NOUNS)})\b")
+# a rate in time (language): "주 2회", "일주일에 세 번", "매일", "twice a week", "3 times per month", "daily", "每周两次",
+# "一周三天", "每天"
+_PERIOD_KO = r"(?:주|매주|일주일에?|한\s?주에|월|매월|한\s?달에|달에|하루에?|매일|연|매년|1년에|일\s?년에)"
+_PERIOD_ZH = r"(?:每周|每週|一周|一週|每星期|每月|一个月|每天|每日|一天|每年|一年)"
+_FREQUENCY = re.compile(
+    rf"{_PERIOD_KO}\s?(?:{_NUM}|{_KO_NUM})\s?(?:회|번|차례|일)|"
+    rf"{_PERIOD_ZH}\s?(?:{_NUM}|{_ZH_NUM})\s?(?:次|回|天|日)|"
+    rf"(?:{_NUM}|{_ZH_NUM})\s?(?:次|回)\s?(?:每|/)\s?(?:周|週|月|天|年)|"
+    rf"\b(?:once|twice|thrice|(?:{_NUM}|{_EN_NUM})\s(?:times|days))\s(?:a|per|each|every)\s(?:day|week|month|year)\b|"
+    r"\b(?:daily|weekly|monthly|yearly|annually|every\s(?:day|week|month|year|other\s\w+))\b|"
+    r"매일|매주|매월|매년|每天|每周|每週|每月|每年", re.I)
+# a person named in a sentence (language, not names): a name with a title after it ("김민수 팀장", "陈立伟组长",
+# "Liwei Chen, head of …"), a courtesy title before it ("Dr. Kim", "Ms. Park"), or two to three capitalised words
+# that are not a place / organisation ("Liwei Chen"); a role word alone ("the manager") names no one
+_KO_TITLES = r"(?:팀장|부장|과장|차장|대리|실장|본부장|국장|관장|원장|소장|센터장|대표|이사|사장|회장|주임|사원|선임|책임|매니저|씨|님|교수|박사|선생님?)"
+_ZH_TITLES = r"(?:组长|組長|经理|經理|主任|馆长|館長|部长|部長|处长|處長|科长|科長|院长|院長|所长|所長|老师|老師|先生|女士|教授|博士|总监|總監|负责人|董事长|总经理)"
+# language: English nouns that end an organisation's or a place's name, not a person's ("Circulation Team")
+_ORG_NOUNS = (r"(?:Team|Teams|Group|Office|Department|Division|Unit|Desk|Committee|Library|Museum|Center|Centre|"
+              r"Ferries|Ferry|Company|Bank|Hall|Club|Association|Foundation|Institute|University|College|School|"
+              r"Hospital|Station|Terminal|Port|Island|Airlines|Lines|Systems|System|Services|Service|Corp|Inc|Ltd|"
+              r"Press|Media|Studio|Studios|Park|Street|Road|Bridge|City|County|Province)")
+_PERSON = re.compile(
+    rf"(?<![가-힣])[가-힣]{{2,4}}\s?{_KO_TITLES}|[\u4e00-\u9fff]{{2,3}}\s?{_ZH_TITLES}|"
+    # a Chinese / Korean name with its romanisation after it: "陈立伟（Liwei Chen）", "김하늘(Haneul Kim)"
+    # (not an organisation's: "南光轮渡（Namvit Ferries）", "借阅服务组（Circulation Team）")
+    rf"[\u4e00-\u9fff가-힣]{{2,3}}\s?[（(]\s?[A-Z][a-z]+\s(?!{_ORG_NOUNS}\b)[A-Z][a-z]+\s?[）)]|"
+    # a title before a Chinese name: "轮机长陈立伟（", "馆长王芳，"
+    rf"(?:{_ZH_TITLES}|[长長])[\u4e00-\u9fff]{{2,3}}(?=[（(，,。、\s])|"
+    r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s[A-Z][a-z]+|"
+    r"\b[A-Z][a-z]+(?:\s[A-Z][a-z]+){1,2}\s?(?:,|\()\s?(?:the\s)?(?:head|manager|director|lead|leader|chief|chair|"
+    r"officer|coordinator|curator|librarian|engineer|captain|supervisor|president|ceo|cto)\b|"
+    r"\b(?:led|headed|managed|run|chaired|signed|approved|written|developed|founded|supervised|coordinated)\sby\s[A-Z][a-z]+"
+    r"(?:\s[A-Z][a-z]+)?|\b[A-Z][a-z]+\s[A-Z][a-z]+\s(?:leads|heads|manages|runs|chairs|oversees|supervises)\b")
+# a place stated (language): a floor ("3층", "2F", "3rd floor", "二楼"), a room / desk / counter / entrance / building
+# word after a name, or an address-like number ("… 12번지", "No. 5")
+_PLACE = re.compile(
+    r"(?:지하\s?)?\d+\s?층|\b[B]?\d+F\b|\b\d+(?:st|nd|rd|th)\sfloor\b|\bfloor\s\d+\b|\bground floor\b|"
+    r"(?:地下)?[\d一二三四五六七八九十]+\s?[楼樓层層]|"
+    r"[가-힣A-Za-z0-9]+\s?(?:건물|빌딩|센터|데스크|창구|안내소|입구|출구|사무실|로비|매표소|대합실|열람실|회의실|강당|터미널|역|주차장|광장)"
+    r"(?![가-힣]{2})|"
+    r"\b(?:at|in|on|inside|next to|beside|near|opposite)\s(?:the\s)?(?:[A-Za-z0-9\-]+\s){0,3}(?:desk|counter|office|"
+    r"lobby|entrance|exit|building|room|hall|terminal|station|gate|center|centre|floor|wing|platform|booth|kiosk|"
+    r"reception|car park|parking)\b|"
+    r"[\u4e00-\u9fff]{1,8}(?:服务台|服務台|柜台|櫃台|前台|大厅|大廳|入口|出口|办公室|辦公室|中心|大楼|大樓|码头|碼頭|车站|車站|"
+    r"候船室|售票处|售票處|停车场|停車場)|位于|位於", re.I)
+
+
 @dataclass(frozen=True)
 class Value:
-    kind: str  # year | date | weekday | time | money | percent | quantity
+    kind: str  # year | date | weekday | time | money | percent | quantity | frequency | person | place
     unit: str = ""  # quantity: a UNIT_WORDS class ("" when the number has no unit word)
     text: str = ""
 
@@ -149,12 +200,23 @@ def stated_values(sentence: str) -> list[Value]:
         out.append(Value("money" if cls == "money" else "percent" if cls == "percent" else "quantity", cls,
                          m.group(0).strip()))
         spans.append(m.span())
+    for m in _MODIFIED_COUNT.finditer(s):  # "212 online bookings", "126 adult passengers"
+        if any(a <= m.start() < b for a, b in spans) or _UNIT_OF.get(m.group("mod").lower()):
+            continue
+        out.append(Value("quantity", _UNIT_OF.get(m.group("u").lower(), ""), m.group(0).strip()))
+        spans.append(m.span())
+    for m in _FREQUENCY.finditer(s):  # "주 2회", "twice a week", "每周两次", "daily"
+        add("frequency", m)
     for m in _KO_DAYS.finditer(s):
         if not any(a <= m.start() < b for a, b in spans):
             add("quantity", m, "day")
     for m in re.finditer(rf"(?<![A-Za-z0-9.\-]){_NUM}(?![A-Za-z0-9\-])", s):
         if not any(a <= m.start() < b for a, b in spans):
             out.append(Value("quantity", "", m.group(0)))
+    for m in _PERSON.finditer(s):
+        out.append(Value("person", "", m.group(0).strip()))
+    for m in _PLACE.finditer(s):
+        out.append(Value("place", "", m.group(0).strip()))
     return out
 
 
@@ -218,10 +280,24 @@ def _unit_class(word: str) -> str:
     return ""
 
 
+# language: a question for a rate in time ("how often", "how many days per week", "주 몇 회", "일주일에 몇 번",
+# "每周几次", "多久一次"): answered by a frequency ("주 2회", "twice a week", "每周两次")
+_ASKS_FREQUENCY = re.compile(
+    r"\bhow often\b|\bhow many (?:times|days|sessions)\b.*\b(?:a|per|each|every) (?:day|week|month|year)\b|"
+    r"\bhow frequently\b|(?:주|일주일에?|한\s?주에|월|한\s?달에|달에|하루에?|1년에|연)\s?몇\s?(?:회|번|차례|일)|얼마나\s?자주|"
+    r"(?:每周|每週|一周|一週|每星期|每月|一个月|每天|一天|每年|一年)\s?(?:几|幾|多少)\s?(?:次|回|天)|多久一次|多长时间一次")
+# language: a question for a person ("who", "누구", "谁", "담당자는", "负责人是") and for a place ("where", "어디", "哪里")
+_ASKS_PERSON = re.compile(r"\bwho(?:m|se)?\b|누구|누가|어떤\s?사람|담당자는|책임자는|谁|誰|哪位|什么人|负责人是")
+_ASKS_PLACE = re.compile(r"\bwhere\b|\bwhich (?:floor|room|building|desk|counter|office|station|terminal)\b|어디|"
+                         r"몇\s?층|哪里|哪裡|哪儿|在哪|什么地方|什麼地方|几楼|幾樓|哪个楼|哪一层")
+
+
 def asked_type(question: str) -> AskedType:
     """The kind of value the question asks for (NO_TYPE when it asks for none of them)."""
     q = _norm(question).lower()
     cause = bool(_CAUSE.search(q))
+    if _ASKS_FREQUENCY.search(q):  # before the weekday pattern: "每周几次" is not "周几"
+        return AskedType(frozenset({"frequency"}), frozenset(), "frequency", cause)
     for pattern, kinds, units, label in _ASKS[:_ASKS_BEFORE_COUNTS]:
         if re.search(pattern, q):
             return AskedType(kinds, units, label, cause)
@@ -241,6 +317,10 @@ def asked_type(question: str) -> AskedType:
         return AskedType(_TEMPORAL, frozenset(), "date or time", cause)
     if re.search(r"多少|几|幾|얼마", q):
         return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), "quantity", cause)
+    if _ASKS_PLACE.search(q):
+        return AskedType(frozenset({"place"}), frozenset(), "place", cause)
+    if _ASKS_PERSON.search(_norm(question)) or _ASKS_PERSON.search(q):
+        return AskedType(frozenset({"person"}), frozenset(), "person", cause)
     if cause:
         return AskedType(frozenset(), frozenset(), "cause", True)
     return NO_TYPE

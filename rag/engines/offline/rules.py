@@ -286,12 +286,16 @@ SENTENCE_FALLBACK_STD = 0.024
 PROCEDURE_QUESTION = re.compile(
     r"어떻게\s*(?!되|돼|다른|다르|달라)[가-힣]+|(?:怎么|怎样|如何)(?!样|回事)[\u4e00-\u9fff]|"
     r"\bwhat (?:should|do|must) (?:i|we|you) (?:do|need to do)\b|\bhow (?:do|can|should|would|must) (?:i|we|you|one|"
-    r"employees|staff|members|users|customers|visitors)\b|\bwhat (?:are|is) the (?:steps?|procedure|process)\b")
+    r"employees|staff|members|users|customers|visitors)\b|\bhow (?:can|should|must|do) (?:a|an|the) [a-z\-]+\b|\bwhat (?:are|is) the (?:steps?|procedure|process)\b")
 # answer selection for a procedure question (chosen, checked on the procedure documents of
 # tests/test_sentence_channel.py, not tuned on a question set): the list items (numbered or bulleted lines) of the
 # best-matching section are quoted in document order, up to this many, when that section's best sentence ranks at
 # least this share of the best sentence overall
 PROCEDURE_MAX_STEPS = 8
+# answer selection (chosen, not tuned: one rank point is a sentence's full key-term coverage): a title or section line
+# of a plain-text document (a line alone between blank lines, no sentence-final punctuation) names a topic and
+# states nothing, so it ranks this much lower than a sentence (a procedure's lead line keeps its rank)
+TITLE_PENALTY = 0.3
 PROCEDURE_LIST_SHARE = 0.6
 # a question asking for a value (WANTS_NUMBER) judged partly by meaning (key terms of another language): a document is
 # "correct" only when one of its this-many best-matching sentences states a number (chosen: the answer selection

@@ -9,11 +9,12 @@ from typing import Sequence
 
 from rag.engines.offline.answertype import NONE, STRONG, WEAK, AskedType, asked_type, fit, stated_values, states_cause
 from rag.engines.offline.coverage import Coverage, _name_like, checkable_terms, coverage_of
-from rag.engines.offline.rules import (CAUSE_BONUS, COMPARED_SIDE_MIN, CONTINUATION_START, INTENT_HEADING_BONUS,
+from rag.engines.offline.rules import (CAUSE_BONUS, COMPARED_SIDE_MIN, CONTINUATION_START,
+                                       INTENT_HEADING_BONUS,
                                        PROCEDURE_LIST_SHARE, PROCEDURE_MAX_STEPS, SECOND_SOURCE_SHARE,
                                        SECTION_BONUS_MIN_SEMANTIC, SEMANTIC_RANK_WEIGHT, SENTENCE_MIN_RANK,
                                        TABLE_MAX_ROWS, TYPE_BONUS, TYPE_SAME_DOC_SHARE, TYPE_SECOND_SHARE,
-                                       TYPE_WINDOW_SHARE, VALUE_BONUS, VALUE_BONUS_MIN_SEMANTIC)
+                                       TITLE_PENALTY, TYPE_WINDOW_SHARE, VALUE_BONUS, VALUE_BONUS_MIN_SEMANTIC)
 from rag.engines.offline.semantics import heading_matches, question_intents
 from rag.types import Retrieved
 
@@ -36,6 +37,8 @@ class Candidate:
     fits: int = NONE  # how well it states the value the question asks for (answertype.STRONG / WEAK / OTHER / NONE)
     causal: bool = False  # states a cause (because / 때문 / 因此 …) and the question asks for one
     why: str = "best match"  # why it was quoted (the answer's trace reason)
+    numbered: bool = False  # an item of a numbered list ("1.", "2)"): ordered steps, not a bulleted set of rules
+    title: bool = False  # a title / heading line of a plain-text document: it names a topic, it states nothing
 
 
 _LIST_LINE = re.compile(r"^\s*([-*•]|\d+[.)])\s+(.+?)\s*$")
@@ -60,6 +63,36 @@ def _list_items(text: str) -> dict[str, int]:
     return items
 
 
+_SENTENCE_END = re.compile(r"[.!?。！？:：;；]\s*[\"'”’)）]*$")
+
+
+def _title_lines(text: str) -> set[str]:
+    """The lines of a document that stand alone as a title or a section heading (plain text has no "#"): a line
+    between blank lines (or the document's first line) with no sentence-final punctuation, not a list item or a
+    table row. Such a line names what follows; the sentences under it state the facts."""
+    lines = text.splitlines()
+    out: set[str] = set()
+    for k, raw in enumerate(lines):
+        line = raw.strip()
+        if not line or _LIST_LINE.match(line) or line.startswith("|") or _SENTENCE_END.search(line):
+            continue
+        before_blank = k == 0 or not lines[k - 1].strip()
+        after_blank = k + 1 >= len(lines) or not lines[k + 1].strip()
+        if before_blank and after_blank:
+            out.add(" ".join(line.split()))
+    return out
+
+
+def _numbered_items(text: str) -> set[str]:
+    """The texts of the numbered list items of a document ("1. …", "2) …"), markers removed."""
+    out: set[str] = set()
+    for line in text.splitlines():
+        m = _LIST_LINE.match(line)
+        if m is not None and m.group(1)[0].isdigit():
+            out.add(" ".join(m.group(2).split()))
+    return out
+
+
 def _score_over(cov: Coverage, terms: Sequence[str]) -> float:
     """Coverage score over a subset of the question's terms (same weights as ``Coverage.score``)."""
     total = sum(cov.weight(t) for t in terms)
@@ -80,7 +113,7 @@ def is_table_header(text: str) -> bool:
 
 def conclusion_of(picked: Sequence[Candidate]) -> Candidate:
     """The sentence the conclusion quotes: the first picked, or for a table header the best-ranked of its rows."""
-    lead = picked[0]
+    lead = next((c for c in picked if not c.title), picked[0])  # a title line names the topic, it concludes nothing
     if is_table_header(lead.text):
         rows = [c for c in picked if c.pos == lead.pos and _is_table_row(c.text) and not is_table_header(c.text)]
         if rows:
@@ -116,19 +149,30 @@ class EvidenceSelector:
         return chosen
 
     def _rank_sentences(self, question: str, terms: Sequence[str], docs: Sequence[Retrieved],
-                        wants_value: bool = False) -> list[Candidate]:
+                        wants_value: bool = False, graded: Sequence[float] | None = None) -> list[Candidate]:
         """Every quotable sentence of the docs, best first.
 
         rank = share × key-term coverage + (1 − share) × semantic match + w × semantic match (+ value, heading
         bonuses), where share is the part of the key terms the document could contain as written (its language):
-        a same-language document is judged by its words first, another language's by meaning."""
+        a same-language document is judged by its words first, another language's by meaning.
+
+        ``graded`` (the agent's grade score of each document, 0 for one graded only ambiguous): a value of the
+        asked kind in a document graded only ambiguous (beside a correct one) gets the weak-value bonus; the
+        sentences of the best-graded document count as on topic for the value bonus (the grader has already judged
+        the document as a whole to answer the question; a sentence stating the asked value in it needs no key term
+        of its own).
+        Grade scores do not otherwise reorder sentences: a penalty by grade gap (1 grade point = 1 rank point) lost
+        four dev answers, the grade of a document says little about which of its sentences answers."""
         intents = question_intents(question)
+        best_grade = max(graded) if graded else 0.0
         asked = asked_type(question)
         evidence = self.sentence_evidence(question, docs)
         ranked: list[Candidate] = []
         for pos, (doc, ev) in enumerate(zip(docs, evidence)):
             doc_cov = coverage_of(terms, doc.text)
             items = _list_items(doc.text)
+            titles = _title_lines(doc.text)
+            numbered = _numbered_items(doc.text)
             check, share = checkable_terms(terms, question, doc.text, doc_cov)
             for j, unit in enumerate(ev.units):
                 if not _quotable(unit.text):
@@ -140,10 +184,15 @@ class EvidenceSelector:
                 lex = _score_over(cov, check)
                 sem = float(ev.scores[j])
                 rank = share * lex + (1 - share) * sem + SEMANTIC_RANK_WEIGHT * sem
-                on_topic = lex > 0 or sem > VALUE_BONUS_MIN_SEMANTIC
+                confirmed = bool(graded) and best_grade > 0 and graded[pos] >= best_grade
+                on_topic = lex > 0 or sem > VALUE_BONUS_MIN_SEMANTIC or confirmed
                 fits = fit(asked, unit.text) if asked.kinds else NONE
                 if asked.kinds:  # a value of the asked kind (and unit) first: "7일" for 며칠, not "90분"
-                    rank += (TYPE_BONUS if fits == STRONG else VALUE_BONUS if fits == WEAK else 0.0) * on_topic
+                    # … from a document the grader confirmed: a value in a document graded only ambiguous, beside
+                    # a correct one, counts as a weak value (the grader did not find the question's matter there)
+                    unconfirmed = bool(graded) and best_grade > 0 and graded[pos] <= 0
+                    rank += (TYPE_BONUS if fits == STRONG and not unconfirmed else
+                             VALUE_BONUS if fits >= WEAK else 0.0) * on_topic
                 elif wants_value and on_topic and _STATED_NUMBER.search(unit.text):
                     rank += VALUE_BONUS
                 causal = asked.cause and states_cause(unit.text)
@@ -152,8 +201,12 @@ class EvidenceSelector:
                     rank += CAUSE_BONUS  # a heading of the cause section already says so (INTENT_HEADING_BONUS)
                 if scoped and (lex > 0 or sem > SECTION_BONUS_MIN_SEMANTIC):
                     rank += INTENT_HEADING_BONUS
+                title = " ".join(unit.text.split()) in titles
+                if title:  # a title states nothing: the sentences under it answer (kept for a procedure's lead line)
+                    rank -= TITLE_PENALTY
                 ranked.append(Candidate(rank - 0.01 * pos, pos, j, unit.text, cov, sem, unit.section, scoped,
-                                        items.get(" ".join(unit.text.split()), 0), fits, causal))
+                                        items.get(" ".join(unit.text.split()), 0), fits, causal,
+                                        numbered=" ".join(unit.text.split()) in numbered, title=title))
         # Equal rank in one document: the shorter sentence states the fact more directly
         # ("연차 휴가는 입사 1년 후 15일이다" over a long sentence about the first year's exception).
         ranked.sort(key=lambda c: (-round(c.rank, 6), c.pos, len(c.text)))
@@ -195,24 +248,31 @@ class EvidenceSelector:
             start = min(c.index for c in g)
             leads = [at[(g[0].pos, k)] for k in (start - 2, start - 1) if (g[0].pos, k) in at]
             # not an item of another list ("4. 상호대차 신청 절차", a one-item "list", is a section title)
-            lead = [c.rank for c in leads if c.heading == g[0].heading and sizes[(c.pos, c.listed)] < 2]
+            lead = [c.rank + TITLE_PENALTY * c.title for c in leads
+                    if c.heading == g[0].heading and sizes[(c.pos, c.listed)] < 2]
             return max([g[0].rank] + lead)  # ranked is sorted: g[0] is the group's best item
 
-        best = max(lists, key=score)
-        if score(best) < PROCEDURE_LIST_SHARE * ranked[0].rank:
+        floor = PROCEDURE_LIST_SHARE * ranked[0].rank
+        # steps are an ordered list: a numbered list that qualifies beats a bulleted one (a bulleted list is a set of
+        # rules or facts, "- 회원 1인당 최대 7권" / "- Members may borrow 7 books", not what to do in order)
+        ordered = [g for g in lists if all(c.numbered for c in g) and score(g) >= floor]
+        best = max(ordered or lists, key=score)
+        if score(best) < floor:
             return []
         return sorted(best, key=lambda c: c.index)[:PROCEDURE_MAX_STEPS]
 
     def _select(self, question: str, terms: Sequence[str], docs: Sequence[Retrieved],
-                wants_value: bool = False) -> list[Candidate]:
+                wants_value: bool = False, graded: Sequence[float] | None = None) -> list[Candidate]:
         """The best sentence, then sentences that add uncovered key terms, or a second source that supports the
         same. A question for a cause / procedure / comparison gets the section of that kind in the best-matching
         document instead (its best sentence first, then the rest of the section in document order). Then: a
         sentence that states the value the question asks for when none quoted does (``_with_asked_type``), the
         sentence that continues a quoted one, and the rows under a quoted table header (``_with_neighbours``)."""
-        ranked = self._rank_sentences(question, terms, docs, wants_value)
+        ranked = self._rank_sentences(question, terms, docs, wants_value, graded)
         if not ranked:
             return []
+        # a title line names the topic; any sentence states more (a title is quoted only when nothing else is quotable)
+        ranked = [c for c in ranked if not c.title] + [c for c in ranked if c.title]
         top = ranked[0]
         # a cause / procedure / comparison question: the best-matching document's section of that kind answers it,
         # however well another sentence of the document (the summary naming the event) matches the question

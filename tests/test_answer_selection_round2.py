@@ -1,0 +1,189 @@
+"""Issue 8, round 2: the extractive answer quotes the sentence that states what the question asks for when the
+documents were graded right — a frequency, a person, a place; a procedure's ordered steps (a numbered list, not a
+bulleted list of rules); never a document's title line as the conclusion. Documents written for this test."""
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from rag.engines.offline import OfflineEngine
+from rag.engines.offline.answertype import STRONG, asked_type, fit, stated_values
+from rag.engines.offline.coverage import question_terms
+from rag.engines.offline.semantics import question_intents
+from rag.types import Grade, Retrieved
+
+
+@pytest.fixture
+def settings(data_dir):
+    from tests.support.kb import make_settings
+
+    return make_settings(data_dir)
+
+
+def _doc(i: int, source: str, text: str) -> Retrieved:
+    return Retrieved(id=f"{source}#{i}", text=text, source=source, score=1.0, tool="vector", doc_id=source,
+                     chunk_index=0)
+
+
+def _answer(settings, question: str, texts: dict[str, str], scores: list[float] | None = None):
+    engine = OfflineEngine(settings, clock=lambda: date(2026, 12, 1))
+    docs = [_doc(i, s, t) for i, (s, t) in enumerate(texts.items())]
+    grades = [Grade("correct", sc, "test") for sc in (scores or [0.8] * len(docs))]
+    return engine.generate(question, docs, grades, "answer")
+
+
+def _conclusion(answer) -> str:
+    return answer.text.splitlines()[0]
+
+
+# ---- asked types: frequency, person, place (ko / en / zh language patterns) ----------------------------------------
+@pytest.mark.parametrize("question, label", [
+    ("How often is the reading room cleaned?", "frequency"),
+    ("How many days per week is the studio open?", "frequency"),
+    ("열람실은 주 몇 회 청소하나요?", "frequency"),
+    ("일주일에 몇 번 점검하나요?", "frequency"),
+    ("阅览室每周几次清洁？", "frequency"),  # not a weekday ("周几")
+    ("Who approves a refund?", "person"),
+    ("환불은 누가 승인하나요?", "person"),
+    ("退款由谁批准？", "person"),
+    ("Where is the lost-and-found desk?", "place"),
+    ("분실물 보관소는 어디에 있나요?", "place"),
+    ("失物招领处在哪里？", "place"),
+])
+def test_asked_type_frequency_person_place(question, label):
+    assert asked_type(question).label == label
+
+
+@pytest.mark.parametrize("question, sentence", [
+    ("열람실은 주 몇 회 청소하나요?", "열람실은 주 2회 청소한다."),
+    ("How often is the reading room cleaned?", "The reading room is cleaned twice a week."),
+    ("How many days per week is the studio open?", "The studio opens 3 days a week."),
+    ("阅览室每周几次清洁？", "阅览室每周两次清洁。"),
+    ("Who approves a refund?", "Refunds are approved by Dana Whitfield, the finance manager."),
+    ("환불은 누가 승인하나요?", "환불은 재무팀 박서연 팀장이 승인한다."),
+    ("退款由谁批准？", "退款由财务组的王海林（Hailin Wang）批准。"),
+    ("退款由谁批准？", "退款由财务组组长王海林批准。"),
+    ("Where is the lost-and-found desk?", "Lost property is kept at the information desk on the 2nd floor."),
+    ("분실물 보관소는 어디에 있나요?", "분실물은 본관 1층 안내데스크에서 보관한다."),
+    ("失物招领处在哪里？", "失物招领处位于一楼服务台旁边。"),
+])
+def test_sentence_states_the_asked_frequency_person_place(question, sentence):
+    assert fit(asked_type(question), sentence) == STRONG
+
+
+def test_hours_per_day_is_a_duration_not_a_frequency():
+    assert asked_type("How many hours per day can a member use the pool?").label == "quantity (hour)"
+
+
+def test_sentence_without_the_asked_kind_does_not_fit_strongly():
+    assert fit(asked_type("Who approves a refund?"), "Refunds are approved within 3 working days.") < STRONG
+    assert fit(asked_type("How often is the reading room cleaned?"), "The reading room has 40 seats.") < STRONG
+    assert fit(asked_type("Where is the lost-and-found desk?"), "Lost property is kept for 30 days.") < STRONG
+
+
+def test_an_english_count_with_an_adjective_keeps_its_unit():
+    values = stated_values("212 online bookings were charged twice.")
+    assert any(v.kind == "quantity" and v.unit == "case" and v.text.startswith("212") for v in values)
+    assert fit(asked_type("How many bookings were charged twice?"), "212 online bookings were charged twice.") == STRONG
+
+
+@pytest.mark.parametrize("question", [
+    "How can a visitor without a card borrow a tablet?",
+    "How should the member renew a loan?",
+])
+def test_procedure_cue_with_a_noun_subject(question):
+    assert "procedure" in question_intents(question)
+
+
+def test_how_does_something_work_is_not_a_procedure():
+    assert "procedure" not in question_intents("How does the tablet battery last so long?")
+
+
+# ---- selection ----------------------------------------------------------------------------------------------------
+CLUB_TXT = ("Riverside Rowing Club — Member Handbook 2026\n\n"
+            "The club rows on the river every weekend from March to October.\n\n"
+            "Safety\n\n"
+            "Every rower must pass a swimming test before the first outing. The boathouse is locked at 20:00.\n")
+KILN_ZH = ("陶艺工作室 窑炉故障报告（2026年4月）\n\n"
+           "2026年4月3日，工作室的两台窑炉中有一台无法升温，当天的烧制课程取消。\n\n"
+           "原因\n\n"
+           "新安装的温控器默认使用华氏度，设定的 1200 度因此被当作华氏度执行，窑温远低于要求。\n")
+
+
+def test_a_title_line_is_never_the_conclusion(settings):
+    answer = _answer(settings, "What must every rower pass before the first outing?", {"club.txt": CLUB_TXT})
+    assert "swimming test" in _conclusion(answer), answer.text
+    assert "Member Handbook" not in _conclusion(answer), answer.text
+
+
+def test_a_title_line_ranks_below_the_sentences_under_it(settings):
+    engine = OfflineEngine(settings, clock=lambda: date(2026, 12, 1))
+    question = "2026年4月陶艺工作室窑炉故障的原因是什么？"
+    terms, _ = question_terms(question)
+    ranked = engine._rank_sentences(question, terms, [_doc(0, "kiln.txt", KILN_ZH)])
+    title = next(c for c in ranked if c.text.startswith("陶艺工作室 窑炉故障报告"))
+    assert title.title
+    answer = _answer(settings, question, {"kiln.txt": KILN_ZH})
+    assert "窑炉故障报告" not in _conclusion(answer), answer.text
+    assert "2026年4月3日" in _conclusion(answer) or "华氏度" in _conclusion(answer), answer.text
+
+
+RULES_KO = ("스튜디오 이용 규정\n\n"
+            "- 회원 1인당 한 번에 최대 3시간까지 예약할 수 있다.\n"
+            "- 예약은 하루에 한 번만 할 수 있다.\n"
+            "- 취소는 이용 하루 전까지 해야 한다.\n")
+BOOKING_ZH = ("# 录音室使用指南\n\n"
+              "## 团体预约录音室\n\n"
+              "五人以上的团体需要提前预约。预约步骤如下：\n"
+              "1. 至少提前三天在网站填写团体预约表。\n"
+              "2. 填写人数、日期和需要的设备。\n"
+              "3. 工作室在一个工作日内通过电子邮件确认。\n"
+              "4. 当天在前台出示确认邮件并领取门卡。\n")
+
+
+def test_procedure_prefers_numbered_steps_over_a_bulleted_rule_list(settings):
+    answer = _answer(settings, "团体应该怎么预约录音室？", {"rules.txt": RULES_KO, "booking.md": BOOKING_ZH})
+    assert "三天" in answer.text and "电子邮件" in answer.text, answer.text
+    assert "3시간" not in answer.text, answer.text
+
+
+def test_person_question_quotes_the_sentence_naming_the_person(settings):
+    doc = ("# 设备维护\n\n"
+           "录音设备的运行数据记录在 StudioLog 中，2025 年全年共运行 1,240 小时。\n"
+           "混音台的数据同样由 StudioLog 记录。\n"
+           "设备组由技术总监李明华（Minghua Li）负责，现有组员 4 人。\n")
+    answer = _answer(settings, "录音设备的数据记录系统由哪个小组维护？这个小组的负责人是谁？", {"maint.md": doc})
+    assert "李明华" in answer.text, answer.text
+
+
+def test_graded_best_document_counts_as_on_topic_for_the_asked_value(settings):
+    """The agent's grades: in the best-graded document a sentence stating the asked value gets the value bonus
+    without a key term of its own; naive (no grades) does not."""
+    engine = OfflineEngine(settings, clock=lambda: date(2026, 12, 1))
+    question = "How many passengers were on the ferry when it turned back?"
+    doc = ("# Ferry return report\n\n"
+           "On 14 August the morning ferry turned back 35 minutes after leaving port.\n"
+           "All 126 on board went ashore safely.\n")
+    terms, _ = question_terms(question)
+    docs = [_doc(0, "return.md", doc)]
+    plain = {c.text: c.rank for c in engine._rank_sentences(question, terms, docs)}
+    graded = {c.text: c.rank for c in engine._rank_sentences(question, terms, docs, graded=[0.8])}
+    sentence = "All 126 on board went ashore safely."
+    assert graded[sentence] >= plain[sentence]
+    other = "On 14 August the morning ferry turned back 35 minutes after leaving port."
+    assert graded[other] == pytest.approx(plain[other])  # no value of the asked kind: unchanged
+
+
+def test_asked_value_from_a_confirmed_document_beats_one_from_an_ambiguous_document(settings):
+    """The agent's grades: both documents name a person; the one graded correct answers 'who', the one graded only
+    ambiguous does not, however close its sentence ranks."""
+    engine = OfflineEngine(settings, clock=lambda: date(2026, 12, 1))
+    maint = ("# 设备维护\n\n录音设备的运行数据记录在 StudioLog 中。\n"
+             "设备组由技术总监李明华（Minghua Li）负责，现有组员 4 人。\n")
+    other = "# 前台\n\n负责前台接待的赵雅琪（Yaqi Zhao）已更新值班表。\n"
+    docs = [_doc(0, "maint.md", maint), _doc(1, "desk.md", other)]
+    grades = [Grade("correct", 0.8, "test"), Grade("ambiguous", 0.5, "test")]
+    answer = engine.generate("录音设备的数据由哪个小组负责？负责人是谁？", docs, grades, "answer")
+    assert "李明华" in answer.text, answer.text
+    assert "赵雅琪" not in answer.text, answer.text
