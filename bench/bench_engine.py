@@ -94,6 +94,13 @@ def corpus_files(folder: Path) -> list[Path]:
                   if p.is_file() and p.suffix.lower() in LOADABLE and p.name.lower() not in SKIP_NAMES)
 
 
+def table_files(folder: Path) -> list[Path]:
+    """The table files under ``folder`` (any depth): the table store's input, not chunked."""
+    from rag.tables import is_table_file
+
+    return sorted(p for p in folder.rglob("*") if p.is_file() and is_table_file(p.name))
+
+
 def git_commit() -> str:
     try:
         return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True,
@@ -511,6 +518,11 @@ def main(argv: list[str] | None = None) -> int:
             kbs.append(syn_kb)
             ingest_rows.append(syn_row)
 
+        # the tables (sample_docs/tables: .csv / .xlsx / .sqlite) hold no chunks, so (a) leaves them out; the questions
+        # of (b) and (c) need them (the sql route), as `rag eval --ingest sample_docs` has them
+        tables = table_files(args.docs)
+        if tables and not args.skip_variants:
+            kb.ingest_paths(tables)
         variants = None
         questions = load_question_rows(args.questions)
         if args.limit:

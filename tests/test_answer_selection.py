@@ -34,7 +34,7 @@ from rag.variants import run_question
     ("How many loaves were thrown away when the oven failed?", "quantity"),  # "how many" before "when"
     ("为什么收银机停止工作？", "cause"),
     ("연봉 계약은 매년 몇 월에 갱신해?", "month"),  # a money word, but the question asks for a month
-    ("시정이 얼마 미만이면 출항을 보류하나요?", "quantity"),  # a bare 얼마 asks for a number, not money
+    ("눈이 얼마 이상 쌓이면 등산로를 닫나요?", "quantity"),  # a bare 얼마 asks for a number, not money
 ])
 def test_asked_type_of_question(question, label):
     assert asked_type(question).label == label

@@ -127,9 +127,9 @@ def test_cost_stated_for_the_asked_vehicle_is_correct(kb, engine):
     ("How much did the city pay for the app?", "money"),
     ("입장료는 얼마예요?", "quantity"),  # no word of money: any measured value answers
     ("입장 요금은 얼마예요?", "money"),
-    ("家庭会员每年多少钱？", "money"),
-    ("视野低于多少时停航？", "quantity"),
-    ("시정이 얼마 미만이면 출항을 보류하나요?", "quantity"),
+    ("儿童票每张多少钱？", "money"),
+    ("风速高于多少时停止运行？", "quantity"),
+    ("눈이 얼마 이상 쌓이면 등산로를 닫나요?", "quantity"),
     ("How many buses does the team maintain?", "count"),
     ("승객은 몇 명이었나요?", "count"),
     ("这个系统是哪一年上线的？", "year"),
@@ -148,7 +148,7 @@ def test_answer_kind(question, kind):
     ("2025년 4월: 신형 버스 5호 도입.", "quantity", False),
     ("작업에는 35분이 걸렸다.", "money", False),  # a duration is no price ...
     ("작업에는 35분이 걸렸다.", "quantity", True),  # ... but a quantity
-    ("시정이 500m 미만이면 출항을 보류한다.", "quantity", True),
+    ("눈이 30cm 넘게 쌓이면 등산로를 닫는다.", "quantity", True),
     ("The defaults are k1 = 1.2 and b = 0.75.", "quantity", True),
     ("BM25 is a ranking function.", "count", False),  # a digit inside a name
     ("共有6台闸机。", "count", True),

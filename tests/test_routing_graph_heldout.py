@@ -94,11 +94,11 @@ KNOWN = ["HOW", "Museum", "Beacon", "Omar Reyes", "Lakeside Observatory", "StarM
 
 
 @pytest.mark.parametrize("question, route", [
-    ("안녕하세요! 오늘도 잘 부탁드려요.", "direct"),  # small talk, though it holds "오늘"
+    ("반갑습니다! 오늘 하루도 잘 부탁해요.", "direct"),  # small talk, though it holds "오늘"
     ("Thanks a lot, have a nice day!", "direct"),
     ("안녕하세요! 오늘 날씨 어때요?", "web"),  # a greeting, then a question about today
     ("Hi, the refund policy please", "vector"),  # a greeting with a request
-    ("120 减去 45 等于多少？", "direct"),
+    ("300 减去 72 等于多少？", "direct"),
     ("What is the capital of Portugal?", "direct"),  # general knowledge the documents do not mention
     ("How do I become a volunteer guide at the museum?", "vector"),  # "HOW", "Museum" are heading words here
     ("What is the maximum vehicle weight for Beacon lanes?", "vector"),
@@ -114,8 +114,8 @@ def test_routes(engine, question, route):
 
 
 def test_small_talk_and_chinese_arithmetic_are_answered_directly(engine):
-    assert "75" in engine._generate_direct("120 减去 45 等于多少？", "zh").text
-    greeting = engine._generate_direct("안녕하세요! 도와주셔서 고마워요.", "ko")
+    assert "228" in engine._generate_direct("300 减去 72 等于多少？", "zh").text
+    greeting = engine._generate_direct("안녕하세요! 친절하게 답해 주셔서 고맙습니다.", "ko")
     assert not greeting.abstained and "안녕하세요" in greeting.text
 
 

@@ -175,8 +175,13 @@ def test_graph_respects_the_hop_setting(tmp_path, kb):
     from rag.tools.graph import GraphTool
 
     one_hop = GraphTool(kb, kb.settings.with_(graph_hops=1))
+    # a question that asks one relation stays within the setting
+    results = one_hop.run("Which company developed Orion-3?", 6)
+    assert results and {r.metadata["hop"] for r in results} == {1}
+    # a question that asks a chain of relations (developed_by, then located_in) is followed that far, up to
+    # rag.tools.graph.MAX_HOPS, whatever the setting (issue 8: "the company that developed X" is one hop more)
     results = one_hop.run("Where is the company that developed Orion-3 headquartered?", 6)
-    assert {r.metadata["hop"] for r in results} == {1}
+    assert {r.metadata["hop"] for r in results} == {1, 2}
 
 
 def test_an_unreachable_neo4j_is_reported_once_as_unavailable(kb):

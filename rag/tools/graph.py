@@ -2,7 +2,9 @@
 
 Seeds are the known entities named in the question, plus (weighted down) those named in the top
 vector hit, so "the team that built Orbit" still reaches the team through its chunk. Relations
-within ``settings.graph_hops`` hops come back as documents: the evidence sentence and the triple.
+within ``settings.graph_hops`` hops come back as documents: the evidence sentence and the triple. A question that
+asks more relations than that (``asked_predicates``: "who leads the team that built X" asks two) is followed as many
+hops as it asks, up to ``MAX_HOPS``: the setting is the depth of a plain question, not a cap on a chain question.
 
 Aliases: a document that writes "Name (다른 표기)" records an ``also_known_as`` fact. Such a fact costs no hop: a
 seed starts under all its names, and a chain that reaches "안전관리팀" goes on from "Safety and Compliance Team". The
