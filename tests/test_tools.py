@@ -211,3 +211,15 @@ def test_web_with_a_key_reports_available(tmp_path):
 
     tool = WebTool(None, make_settings(tmp_path / "w", tavily_api_key="tvly-test"))
     assert tool.available()[0] is True
+
+
+def test_graph_cues_are_words_not_parts_of_words():
+    """A Latin cue counts as a word or its inflection, never inside another word: "because" asks no `uses`,
+    "headquartered" asks `located_in` but no `leads` ("head")."""
+    from rag.tools.graph import asked_predicates
+
+    assert asked_predicates("Why did the build fail because of the cache?") == set()
+    assert asked_predicates("Where is the vendor headquartered?") == {"located_in"}
+    assert asked_predicates("Who leads the group that built the planner?") == {"leads", "developed_by"}
+    assert asked_predicates("Which service used the planner?") == {"uses"}
+    assert asked_predicates("플래너를 만든 팀의 팀장은 누구야?") == {"leads", "developed_by"}

@@ -27,6 +27,7 @@ chain is not crowded out by many 1-hop facts.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from rag.config import Settings
@@ -65,9 +66,21 @@ def fact_text(rel: Relation) -> str:
     return f"{rel.evidence}\n({rel.source} —{rel.predicate}→ {rel.target})"
 
 
+# a Latin cue is a word of the question, or its start with an inflection: "lead" in "leads" / "leader", "use" in
+# "used", never inside another word ("use" in "because", "head" in "headquartered")
+_LATIN_CUE_END = r"(?:s|es|d|ed|ing|er|ers)?(?![a-z])"
+
+
+@lru_cache(maxsize=None)
+def _cue_pattern(cue: str) -> re.Pattern[str]:
+    if re.fullmatch(r"[a-z][a-z ]*", cue):
+        return re.compile(rf"(?<![a-z]){re.escape(cue)}{_LATIN_CUE_END}")
+    return re.compile(re.escape(cue))  # Korean / Chinese cues: a part of a word (no spaces between morphemes)
+
+
 def asked_predicates(question: str) -> set[str]:
     q = question.casefold()
-    return {pred for pred, cues in PREDICATE_CUES.items() if any(cue in q for cue in cues)}
+    return {pred for pred, cues in PREDICATE_CUES.items() if any(_cue_pattern(c).search(q) for c in cues)}
 
 
 class GraphTool:
