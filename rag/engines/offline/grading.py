@@ -5,12 +5,13 @@ import re
 
 import numpy as np
 
-from rag.engines.offline.coverage import (Coverage, _fact_coverage, answer_kind, asked_attribute, checkable_terms,
+from rag.engines.offline.answertype import answers, asked_for_grading
+from rag.engines.offline.coverage import (Coverage, _fact_coverage, asked_attribute, checkable_terms,
                                           coverage_of, credit_months, prepared_text, question_terms, term_script, text_scripts)
 from rag.engines.offline.rules import (BELOW_CORRECT, COOCCUR_MIN_SHARE, COOCCUR_WINDOW, GRAPH_FACT_WEIGHTS, INCORRECT_SCORE_CAP, VALUE_EVIDENCE_TOP,
                                        WANTS_NUMBER,
                                        MISSING_NUMBER_AMBIGUOUS_SHARE, SEMANTIC_FILL, SEMANTIC_STRONG)
-from rag.engines.offline.semantics import states_value
+from rag.engines.offline.semantics import states_number
 from rag.engines.offline.temporal import freshness_requirement
 from rag.engines.offline.relations import asked_relations
 from rag.engines.offline.text import _contains_phrase, _doc_text_for_grading, _is_number, _norm, _quote, _specific
@@ -106,10 +107,11 @@ class Grader:
         - the asked attribute (``asked_attribute``: "보상금" in "보상금을 얼마", "fee" in "what is the fee for …") is in
           none of its sentences or headings, where the document is written in the attribute's script (a document
           that speaks of the ship but not of its compensation does not say how much the compensation was);
-        - the question asks for a value (a year, an amount, a count; ``answer_kind``; else any number when
-          rules.WANTS_NUMBER and the document is judged partly by meaning) and none of its best-matching sentences
-          — by meaning, and by key terms where they are checkable, each with the sentence after it — states a
-          value of that kind ("how much did they pay" is not answered by "built in 2023")."""
+        - the question asks for a value (a year, an amount, a count, a date, a company …:
+          ``answertype.asked_for_grading``; else any number when rules.WANTS_NUMBER and the document is judged
+          partly by meaning) and none of its best-matching sentences — by meaning, and by key terms where they are
+          checkable, each with the sentence after it — states a value of that kind (``answertype.answers``: "how
+          much did they pay" is not answered by "built in 2023")."""
         attr = asked_attribute(question)
         if attr:
             headings = " ".join(dict.fromkeys(u.heading for u in ev.units if u.heading))
@@ -119,8 +121,8 @@ class Grader:
             apart = self._stated_apart(question, attr, ev, check)
             if apart:
                 return apart
-        kind = answer_kind(question)
-        if not kind and not (share < 1.0 and WANTS_NUMBER.search(_norm(question))):
+        asked = asked_for_grading(question)
+        if not asked.kinds and not (share < 1.0 and WANTS_NUMBER.search(_norm(question))):
             return ""  # any value ("몇 m", "when"): checked only where the document is judged (partly) by meaning
         if not len(ev.units):
             return ""
@@ -134,10 +136,13 @@ class Grader:
         # after "the fees are as follows:"
         top |= {j + 1 for j in top if j + 1 < len(ev.units) and ev.units[j + 1].heading == ev.units[j].heading}
         known = frozenset(w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", question))
-        if any(states_value(ev.units[j].text, kind, known) for j in top):
+        if asked.kinds:
+            if any(answers(asked, ev.units[j].text, known) for j in top):
+                return ""
+        elif any(states_number(ev.units[j].text) for j in top):
             return ""
-        what = {"year": "a year", "money": "an amount of money", "quantity": "a quantity", "count": "a count",
-                "organisation": "a company's name"}.get(kind, "a value")
+        what = {"organisation": "a company's name", "money": "an amount of money", "year": "a year"}.get(
+            asked.label, f"a {asked.label}" if asked.kinds else "a value")
         return f"asks for {what} and none of its {len(top)} best-matching sentences states one"
 
     def _stated_apart(self, question: str, attr: str, ev, check: list[str]) -> str:
