@@ -305,11 +305,23 @@ _THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+$")
 _NAME_NUMBER = re.compile(r"\d+\s*(?:호|号|番)(?![가-힣])")
 
 
+# "what was the hourly minimum wage …", "…의 요금은 무엇", "…的费用是什么": a "what is the" question about a word of money
+# asks for an amount, as "how much" would (language, not tuned)
+_WHAT_IS_THE = re.compile(r"\bwhat(?: is|'s| are| was| were) the\b|(?:은|는|이|가)\s*(?:무엇|뭐)|是什么|为何")
+
+
 def asked_for_grading(question: str) -> AskedType:
-    """What grading checks a document's best sentences for: ``asked_type``, or ORGANISATION for "which company"."""
-    if _ASKS_ORGANISATION.search(_norm(question).lower()):
+    """What grading checks a document's best sentences for: ``asked_type``; ORGANISATION for "which company"; money
+    for "what is the <price / fee / wage …>" (read as "how much", the money words of ``asked_type``)."""
+    q = _norm(question).lower()
+    if _ASKS_ORGANISATION.search(q):
         return ORGANISATION
-    return asked_type(question)
+    asked = asked_type(question)
+    if not asked.kinds and _WHAT_IS_THE.search(q):
+        money = asked_type(f"{question} how much")
+        if money.label == "money":
+            return AskedType(money.kinds, money.units, money.label, asked.cause)
+    return asked
 
 
 def names_organisation(sentence: str, known: frozenset[str] = frozenset()) -> bool:
@@ -332,9 +344,11 @@ def names_organisation(sentence: str, known: frozenset[str] = frozenset()) -> bo
 
 def answers(asked: AskedType, sentence: str, known: frozenset[str] = frozenset()) -> bool:
     """Does the sentence state a value of the asked kind (grading)? ``fit`` at least WEAK — a value of the asked kind,
-    in the asked unit or a bare number where a count is asked — with three readings of grading's own: a year question
-    needs a year (a day of a month is no year); a money question is also answered by an amount with a large-number
-    word or thousands separators ("4,800만", "12,000"); "which company" by a company's name (``names_organisation``)."""
+    in the asked unit or a bare number where a count is asked — with readings of grading's own: a quantity in any
+    unit answers a quantity question (a unit that differs across languages, "주 2회" for "how many days a week", is
+    left to selection); a year question needs a year (a day of a month is no year); a money question is also answered
+    by an amount with a large-number word or thousands separators ("4,800만", "12,000"); "which company" by a
+    company's name (``names_organisation``)."""
     if asked is ORGANISATION or asked.kinds == ORGANISATION.kinds:
         return names_organisation(sentence, known)
     if not asked.kinds & _TEMPORAL:
@@ -344,6 +358,9 @@ def answers(asked: AskedType, sentence: str, known: frozenset[str] = frozenset()
         return any(v.kind == "year" for v in values)
     if fit(asked, sentence, values) >= WEAK:
         return True
+    if "quantity" in asked.kinds and any(v.kind == "quantity" and not re.search(rf"(?:월|月)\s?{re.escape(v.text)}", sentence)
+                                         for v in values):
+        return True  # a count in another unit than asked ("주 2회" for "how many days per week"): unit is selection's
     if "money" in asked.kinds:
         s = _norm(sentence)
         return bool(_MAGNITUDE.search(s)) or any(v.kind == "quantity" and not v.unit and _THOUSANDS.match(v.text)
