@@ -51,7 +51,7 @@ UNIT_WORDS: dict[str, tuple[str, ...]] = {
              "transactions", "applications"),
     "vessel": ("척", "艘", "vessels", "ships", "boats", "ferries"),
     "site": ("곳", "개소", "家", "座", "所", "sites", "branches", "stores", "shops", "locations", "offices"),
-    "item": ("개", "장", "편", "종", "개국", "个", "個", "张", "張", "项", "項", "种", "種", "套", "items", "pieces",
+    "item": ("개", "장", "편", "종", "개국", "석", "席", "个", "個", "张", "張", "项", "項", "种", "種", "套", "items", "pieces",
              "tickets", "seats", "kinds", "types"),
 }
 COUNTED = frozenset({"volume", "machine", "case", "vessel", "site", "item"})
@@ -324,12 +324,14 @@ def asked_for_grading(question: str) -> AskedType:
     return asked
 
 
-def names_organisation(sentence: str, known: frozenset[str] = frozenset()) -> bool:
-    """Does the sentence name a company? A legal-form or trade word ("(주)", "…전자", "…公司", "Ltd"), or a capitalised
-    name that is not the sentence's first word, not a name the question itself uses (``known``, lower case) and not a
-    unit of an organisation ("the Circulation Team")."""
+def names_organisation(sentence: str, known: frozenset[str] = frozenset(), marked: bool = False) -> bool:
+    """Does the sentence name a company? A legal-form or trade word ("(주)", "…전자", "…公司", "Ltd"), or (unless
+    ``marked``: a legal-form or trade word only) a capitalised name that is not the sentence's first word, not a name
+    the question itself uses (``known``, lower case) and not a unit of an organisation ("the Circulation Team")."""
     if _ORG_MARKERS.search(sentence):
         return True
+    if marked:
+        return False  # a capitalised name may be a person's ("朴恩瑞（Eunseo Park）")
     stripped = sentence.lstrip(" -*•([\"'")
     for m in _CAPITALISED.finditer(stripped):
         if m.start() == 0:
@@ -363,7 +365,9 @@ def answers(asked: AskedType, sentence: str, known: frozenset[str] = frozenset()
         return True  # a count in another unit than asked ("주 2회" for "how many days per week"): unit is selection's
     if "money" in asked.kinds:
         s = _norm(sentence)
-        return bool(_MAGNITUDE.search(s)) or any(v.kind == "quantity" and not v.unit and _THOUSANDS.match(v.text)
+        # "4,800만 원", "3.4 亿" but not "38만 권" (a count of books): the word after the amount is no other unit
+        magnitude = any(_unit_class(s[m.end():].lstrip()[:12]) in ("", "money") for m in _MAGNITUDE.finditer(s))
+        return magnitude or any(v.kind == "quantity" and not v.unit and _THOUSANDS.match(v.text)
                                                  for v in values)
     return False
 
