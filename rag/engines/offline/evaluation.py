@@ -39,8 +39,11 @@ class ContextEvaluator:
             else:
                 text = _doc_text_for_grading(docs[i])
                 cov = credit_months(question, text, coverage_of(terms, text))
-                checkable |= set(checkable_terms(terms, question, text, cov)[0])
-                sem_best = max(sem_best, s * evidence[i].best_score)
+                check, check_share = checkable_terms(terms, question, text, cov)
+                checkable |= set(check)
+                # typed semantic evidence (grading.Grader.confirmed_semantic): the same confirmation as the grade
+                typed, _ = self.confirmed_semantic(question, evidence[i], check, check_share)
+                sem_best = max(sem_best, s * max(evidence[i].best_score, typed))
             for t in terms:
                 credit[t] = max(credit[t], s * cov.credit.get(t, 0.0))
         weights = {t: Coverage(terms, {}, {}, focus).weight(t) for t in terms}

@@ -5,12 +5,13 @@ import re
 
 import numpy as np
 
-from rag.engines.offline.answertype import answers, asked_for_grading
-from rag.engines.offline.coverage import (Coverage, _fact_coverage, asked_attribute, checkable_terms,
+from rag.engines.offline.answertype import STRONG, WEAK, answers, asked_for_grading, fit, names_organisation
+from rag.engines.offline.coverage import (Coverage, _fact_coverage, _name_like, asked_attribute, checkable_terms,
                                           coverage_of, credit_months, prepared_text, question_terms, term_script, text_scripts)
 from rag.engines.offline.rules import (BELOW_CORRECT, COOCCUR_MIN_SHARE, COOCCUR_WINDOW, GRAPH_FACT_WEIGHTS, INCORRECT_SCORE_CAP, VALUE_EVIDENCE_TOP,
                                        WANTS_NUMBER,
-                                       MISSING_NUMBER_AMBIGUOUS_SHARE, SEMANTIC_FILL, SEMANTIC_STRONG)
+                                       MISSING_NUMBER_AMBIGUOUS_SHARE, SEMANTIC_FILL, SEMANTIC_STRONG,
+                                       TYPED_CONFIRM_FILL, TYPED_MIN_SEMANTIC)
 from rag.engines.offline.semantics import states_number
 from rag.engines.offline.temporal import freshness_requirement
 from rag.engines.offline.relations import asked_relations
@@ -65,6 +66,8 @@ class Grader:
         # lexical evidence counts only for the key terms this text could contain as written (a Korean word is no
         # evidence for or against an English sentence); the rest of the judgement is the semantic signal
         check, share = checkable_terms(terms, question, text, cov)
+        typed, typed_note = self.confirmed_semantic(question, ev, check, share)
+        sem = max(sem, typed)
         lex = credit_months(question, text, coverage_of(check, text, focus)) if check else Coverage([], {}, {}, focus)
         lex_score = lex.score if check else 0.0
         cov_eff = share * (lex_score + (1 - lex_score) * SEMANTIC_FILL * sem) + (1 - share) * sem
@@ -75,6 +78,8 @@ class Grader:
         if share < 1.0:
             basis += (f"; semantic match {sem:.2f} (best sentence: '{best[:60]}'), "
                       f"{share:.0%} of the key terms checkable in this text's language")
+        if typed_note:
+            basis += f"; {typed_note}"
         score = round(min(1.0, max(0.0, score)), 3)
 
         if lex.content_terms and lex.content_hits == 0 and not (share < 1.0 and sem >= SEMANTIC_STRONG):
@@ -100,6 +105,45 @@ class Grader:
                 label, why = "ambiguous", demoted
                 score = min(score, r.correct_score - BELOW_CORRECT)
         return Grade(label=label, score=round(score, 3), reason=f"{basis} → {label}: {why}")
+
+    def confirmed_semantic(self, question: str, ev, check: list[str], share: float) -> tuple[float, str]:
+        """Typed semantic evidence for a document judged partly by meaning (share < 1: key terms of another
+        language): (confirmed semantic match, reason) when one of its rules.VALUE_EVIDENCE_TOP best sentences by
+        meaning matches at least rules.TYPED_MIN_SEMANTIC and states what is asked — a value of the asked kind in the
+        asked unit (``answertype.fit`` STRONG; a company's name for "which company"), or a value of the asked kind
+        with a language-independent anchor of the question (a number, a Latin name, a romanized name) in the
+        sentence or its heading. Meaning and the stated value then agree, and the sentence's semantic match is filled
+        by rules.TYPED_CONFIRM_FILL of what it lacks. (0.0, "") otherwise: a generic "how much" with no unit, no
+        asked value, or a document whose key terms are all checkable (judged by its words)."""
+        if share >= 1.0 or not len(ev.units):
+            return 0.0, ""
+        asked = asked_for_grading(question)
+        if not asked.kinds or (asked.label == "quantity" and not asked.units):
+            return 0.0, ""
+        # a one-digit number ("제2수장고") is too common to anchor anything
+        anchors = [t for t in check if (_is_number(t) and len(t) >= 2) or (not _is_number(t) and _name_like(t, question))]
+        known = frozenset(w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", question))
+        best_j, best_fit = -1, 0
+        for j in np.argsort(-ev.scores)[:VALUE_EVIDENCE_TOP]:
+            j = int(j)
+            if ev.scores[j] < TYPED_MIN_SEMANTIC:
+                break
+            unit = ev.units[j]
+            if asked.label == "organisation":
+                how = STRONG if names_organisation(unit.text, known, marked=True) else 0
+            else:
+                how = fit(asked, unit.text)
+                if how == WEAK and anchors and coverage_of(anchors, f"{unit.heading}\n{unit.text}").covered:
+                    how = STRONG
+            if how >= STRONG:
+                best_j, best_fit = j, how
+                break
+        if best_j < 0:
+            return 0.0, ""
+        own = float(ev.scores[best_j])
+        confirmed = own + (1 - own) * TYPED_CONFIRM_FILL
+        return confirmed, (f"typed evidence: '{ev.units[best_j].text[:50]}' matches by meaning ({own:.2f}) and states "
+                           f"the asked {asked.label} → semantic {confirmed:.2f}")
 
     def _asked_value_missing(self, question: str, text: str, ev, check: list[str], share: float) -> str:
         """Why a document that looks correct does not answer what is asked ("" when it does):

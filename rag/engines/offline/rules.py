@@ -350,3 +350,11 @@ CONTINUATION_START = re.compile(
     r"^(?:대신|하지만|그러나|그런데|다만|단,|단 |그래서|따라서|이 때문에|이때|instead\b|however\b|but\b|except\b|unless\b|"
     r"otherwise\b|therefore\b|as a result\b|in that case\b|但是|但|不过|而是|否则|因此|所以|只是)", re.I)
 TABLE_MAX_ROWS = 8  # a table header row chosen as evidence: the rows under it quoted instead, up to this many
+# Typed semantic evidence (grading.Grader.confirmed_semantic), chosen, not tuned: a document judged partly by meaning
+# (key terms of another language) whose sentence among its VALUE_EVIDENCE_TOP best by meaning matches at least
+# TYPED_MIN_SEMANTIC (VALUE_BONUS_MIN_SEMANTIC's scale) and states a value of the asked kind in the asked unit
+# (answertype.fit STRONG), or a value of the asked kind next to a language-independent anchor of the question (its
+# numbers, Latin names, romanized names) in the sentence or its heading: the meaning is confirmed, and that sentence's
+# semantic match is filled by this share of what it lacks (meaning + value agree: the sentence says what is asked)
+TYPED_MIN_SEMANTIC = 0.5
+TYPED_CONFIRM_FILL = 0.5
