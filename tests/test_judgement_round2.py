@@ -31,6 +31,10 @@ TEXTS = {
         "项目期间，修复室共修复了 56 册家谱。\n"
         "修复工作由三名修复师在六个月内完成。\n"
         "修复后的家谱已全部归还捐赠家庭。\n"),
+    "reading_rooms_ko.md": (
+        "# 분관 열람실 안내\n\n## 솔빛분관\n\n"
+        "솔빛분관 열람실은 평일 오전 9시에 문을 연다.\n"
+        "솔빛분관 열람실의 좌석은 모두 80석이다.\n"),
     "pool_rules_en.md": (
         "# Riverside swimming pool\n\n"
         "The pool opens at 6 a.m. on weekdays and at 8 a.m. at weekends.\n"
@@ -143,3 +147,27 @@ def test_near_miss_across_languages_stays_below_correct(kb, engine):
     _, _, g = graded(kb, engine, "수영장 사물함 이용료는 얼마인가요?", "pool_rules_en.md")
     assert g.label != "correct", g.reason
     assert "typed evidence" not in g.reason, g.reason
+
+
+@pytest.mark.parametrize("branch, confirmed", [("한빛분관", True), ("솔빛분관", False)])
+def test_the_same_value_stated_for_something_the_question_does_not_name_is_no_typed_evidence(engine, branch, confirmed):
+    # a sentence that matches by meaning and states a seat count: typed evidence only where the document names the
+    # branch the question names (romanized "Hanbit" = 한빛); another branch's seat count is a near miss
+    import numpy as np
+
+    from rag.engines.offline.coverage import checkable_terms, coverage_of, question_terms
+    from rag.engines.offline.semantics import SentenceEvidence
+    from rag.sentences import Unit
+
+    question = "How many seats does the Hanbit Branch reading room have?"
+    units = [Unit(f"분관 안내 › {branch}", f"{branch} 열람실은 평일 오전 9시에 문을 연다."),
+             Unit(f"분관 안내 › {branch}", f"{branch} 열람실의 좌석은 모두 80석이다.")]
+    text = "\n".join(f"{u.heading}\n{u.text}" for u in units)
+    terms, focus = question_terms(question)
+    check, share = checkable_terms(terms, question, text, coverage_of(terms, text, focus))
+    assert share < 1.0
+    scores = np.asarray([0.4, 0.6], dtype=np.float32)
+    ev = SentenceEvidence(units, scores, scores, scores)
+    sem, why = engine.confirmed_semantic(question, ev, check, share)
+    assert (sem > 0.6) is confirmed, why
+    assert ("typed evidence" in why) is confirmed

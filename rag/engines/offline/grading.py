@@ -114,7 +114,8 @@ class Grader:
         with a language-independent anchor of the question (a number, a Latin name, a romanized name) in the
         sentence or its heading. Meaning and the stated value then agree, and the sentence's semantic match is filled
         by rules.TYPED_CONFIRM_FILL of what it lacks. (0.0, "") otherwise: a generic "how much" with no unit, no
-        asked value, or a document whose key terms are all checkable (judged by its words)."""
+        asked value, a document whose key terms are all checkable (judged by its words), or one that names none of
+        the question's Latin / romanized names (the same value stated for something else is a near miss)."""
         if share >= 1.0 or not len(ev.units):
             return 0.0, ""
         asked = asked_for_grading(question)
@@ -122,6 +123,9 @@ class Grader:
             return 0.0, ""
         # a one-digit number ("제2수장고") is too common to anchor anything
         anchors = [t for t in check if (_is_number(t) and len(t) >= 2) or (not _is_number(t) and _name_like(t, question))]
+        names = [t for t in anchors if not _is_number(t)]
+        if names and not coverage_of(names, "\n".join(f"{u.heading}\n{u.text}" for u in ev.units)).covered:
+            return 0.0, ""  # the question names something the document never names: meaning alone is a near miss
         known = frozenset(w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", question))
         best_j, best_fit = -1, 0
         for j in np.argsort(-ev.scores)[:VALUE_EVIDENCE_TOP]:
