@@ -123,9 +123,13 @@ class Grader:
             return 0.0, ""
         # a one-digit number ("제2수장고") is too common to anchor anything
         anchors = [t for t in check if (_is_number(t) and len(t) >= 2) or (not _is_number(t) and _name_like(t, question))]
+        # the question names something the document never names: meaning alone is a near miss. Checked where the
+        # document could write the name so that we can find it: as written (Latin text) or romanized (Korean text,
+        # rag.romanize); a Chinese text writes "Suzhou" as 苏州, which no rule here can match
         names = [t for t in anchors if not _is_number(t)]
-        if names and not coverage_of(names, "\n".join(f"{u.heading}\n{u.text}" for u in ev.units)).covered:
-            return 0.0, ""  # the question names something the document never names: meaning alone is a near miss
+        whole = "\n".join(f"{u.heading}\n{u.text}" for u in ev.units)
+        if names and text_scripts(whole) & {"en", "ko"} and not coverage_of(names, whole).covered:
+            return 0.0, ""
         known = frozenset(w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", question))
         best_j, best_fit = -1, 0
         for j in np.argsort(-ev.scores)[:VALUE_EVIDENCE_TOP]:
