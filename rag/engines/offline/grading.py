@@ -131,7 +131,7 @@ class Grader:
         if names and text_scripts(whole) & {"en", "ko"} and not coverage_of(names, whole).covered:
             return 0.0, ""
         known = frozenset(w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", question))
-        best_j, best_fit = -1, 0
+        best_j = -1
         for j in np.argsort(-ev.scores)[:VALUE_EVIDENCE_TOP]:
             j = int(j)
             if ev.scores[j] < TYPED_MIN_SEMANTIC:
@@ -144,7 +144,7 @@ class Grader:
                 if how == WEAK and anchors and coverage_of(anchors, f"{unit.heading}\n{unit.text}").covered:
                     how = STRONG
             if how >= STRONG:
-                best_j, best_fit = j, how
+                best_j = j
                 break
         if best_j < 0:
             return 0.0, ""
