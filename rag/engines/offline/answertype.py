@@ -51,7 +51,7 @@ UNIT_WORDS: dict[str, tuple[str, ...]] = {
              "transactions", "applications"),
     "vessel": ("척", "艘", "vessels", "ships", "boats", "ferries"),
     "site": ("곳", "개소", "家", "座", "所", "sites", "branches", "stores", "shops", "locations", "offices"),
-    "item": ("개", "장", "편", "종", "개국", "个", "個", "张", "張", "项", "項", "种", "種", "套", "items", "pieces",
+    "item": ("개", "장", "편", "종", "개국", "석", "席", "个", "個", "张", "張", "项", "項", "种", "種", "套", "items", "pieces",
              "tickets", "seats", "kinds", "types"),
 }
 COUNTED = frozenset({"volume", "machine", "case", "vessel", "site", "item"})
@@ -355,3 +355,108 @@ def fit(asked: AskedType, sentence: str, values: list[Value] | None = None) -> i
 
 __all__ = ["AskedType", "NO_TYPE", "STRONG", "WEAK", "OTHER", "NONE", "Value", "asked_type", "fit", "stated_values",
            "states_cause"]
+
+
+# ---- grading's check (additive: the same lists, read as "does this sentence state what is asked") -------------------
+# "which company / 어느 회사 / 哪家公司" asks for a company's name (language, not tuned); asked_type leaves it out (no
+# value), so selection is unchanged by it
+_ASKS_ORGANISATION = re.compile(
+    r"\b(?:which|what) (?:company|firm|vendor|supplier|manufacturer|contractor|maker)\b|"
+    r"(?:어느|어떤|무슨)\s*(?:회사|업체|기업|제조사|제조업체|공급사|공급업체|협력사|메이커)|"
+    r"哪(?:一)?(?:家|个)?(?:公司|企业|厂商|厂家|供应商|制造商)")
+ORGANISATION = AskedType(frozenset({"organisation"}), frozenset(), "organisation")
+# a legal-form or trade word after a name, in any of the three languages (language, not tuned)
+_ORG_MARKERS = re.compile(
+    r"\(주\)|㈜|주식회사|[가-힣]{2,}(?:전자|전기|미디어|시스템즈|시스템|테크|산업|건설|제약|통신|물산|상사|솔루션|엔지니어링|"
+    r"디자인|코리아|컴퍼니|정보통신|기계|중공업|화학)(?=[\s,.이가은는을를의와과에도]|$)|[\u4e00-\u9fff]{2,}(?:公司|集团|企业|厂|科技|电子|"
+    r"株式会社)|\b(?:inc|ltd|llc|corp|co|gmbh|plc|limited|corporation|company)\b\.?", re.I)
+# a capitalised name followed by one of these is a unit inside an organisation ("the Circulation Team")
+_ORG_UNIT_WORDS = frozenset("team teams department office division desk unit committee section group".split())
+_CAPITALISED = re.compile(r"(?<![A-Za-z0-9])([A-Z][a-z]+|[A-Z][a-z]*[A-Z][A-Za-z]*)(?![A-Za-z0-9])(?=(?:\s+([A-Za-z]+))?)")
+# capitalised words that name no one (language): articles and pronouns after a semicolon, months, weekdays
+_NOT_NAMES = frozenset("the a an it its this that these those they we he she our their on in at for from by "
+                       "january february march april may june july august september october november december "
+                       "monday tuesday wednesday thursday friday saturday sunday".split())
+# an amount written with a large-number word ("4,800만", "3.4 亿", "2천") or with thousands separators and no unit
+# ("12,000"): money when money is asked, the currency being in a heading or left out (language, not tuned)
+_MAGNITUDE = re.compile(rf"{_NUM}\s?(?:만|억|천|万|亿|千)|{_ZH_NUM}(?:元|万|亿)")
+_THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+$")
+# a number that is part of a name ("남빛5호", "南光3号", "5호선"): no value when an amount is asked (language, not tuned)
+_NAME_NUMBER = re.compile(r"\d+\s*(?:호|号|番)(?![가-힣])")
+
+
+# "what was the hourly minimum wage …", "…의 요금은 무엇", "…的费用是什么": a "what is the" question about a word of money
+# asks for an amount, as "how much" would (language, not tuned)
+_WHAT_IS_THE = re.compile(r"\bwhat(?: is|'s| are| was| were) the\b|(?:은|는|이|가)\s*(?:무엇|뭐)|是什么|为何")
+
+
+_NAMED_KINDS = frozenset({"person", "place"})
+
+
+def asked_for_grading(question: str) -> AskedType:
+    """What grading checks a document's best sentences for: ``asked_type``; ORGANISATION for "which company"; money
+    for "what is the <price / fee / wage …>" (read as "how much", the money words of ``asked_type``)."""
+    q = _norm(question).lower()
+    if _ASKS_ORGANISATION.search(q):
+        return ORGANISATION
+    asked = asked_type(question)
+    if asked.kinds and asked.kinds <= _NAMED_KINDS:
+        # who / where: their patterns (a title, a floor, a desk) miss plain names, so a sentence that names the person
+        # or place without them is no evidence against a document; grading does not check them (selection ranks by them)
+        return AskedType(frozenset(), frozenset(), "", asked.cause)
+    if not asked.kinds and _WHAT_IS_THE.search(q):
+        money = asked_type(f"{question} how much")
+        if money.label == "money":
+            return AskedType(money.kinds, money.units, money.label, asked.cause)
+    return asked
+
+
+def names_organisation(sentence: str, known: frozenset[str] = frozenset(), marked: bool = False) -> bool:
+    """Does the sentence name a company? A legal-form or trade word ("(주)", "…전자", "…公司", "Ltd"), or (unless
+    ``marked``: a legal-form or trade word only) a capitalised name that is not the sentence's first word, not a name
+    the question itself uses (``known``, lower case) and not a unit of an organisation ("the Circulation Team")."""
+    if _ORG_MARKERS.search(sentence):
+        return True
+    if marked:
+        return False  # a capitalised name may be a person's ("朴恩瑞（Eunseo Park）")
+    stripped = sentence.lstrip(" -*•([\"'")
+    for m in _CAPITALISED.finditer(stripped):
+        if m.start() == 0:
+            continue
+        word, after = m.group(1), (m.group(2) or "").lower()
+        low = word.lower()
+        if low in known or low in _NOT_NAMES or low in _ORG_UNIT_WORDS or after in _ORG_UNIT_WORDS:
+            continue
+        return True
+    return False
+
+
+def answers(asked: AskedType, sentence: str, known: frozenset[str] = frozenset()) -> bool:
+    """Does the sentence state a value of the asked kind (grading)? ``fit`` at least WEAK — a value of the asked kind,
+    in the asked unit or a bare number where a count is asked — with readings of grading's own: a quantity in any
+    unit answers a quantity question (a unit that differs across languages, "주 2회" for "how many days a week", is
+    left to selection); a year question needs a year (a day of a month is no year); a money question is also answered
+    by an amount with a large-number word or thousands separators ("4,800만", "12,000"); "which company" by a
+    company's name (``names_organisation``)."""
+    if asked is ORGANISATION or asked.kinds == ORGANISATION.kinds:
+        return names_organisation(sentence, known)
+    if not asked.kinds & _TEMPORAL:
+        sentence = _NAME_NUMBER.sub(" ", _norm(sentence))
+    values = stated_values(sentence)
+    if asked.label == "year":
+        return any(v.kind == "year" for v in values)
+    if fit(asked, sentence, values) >= WEAK:
+        return True
+    if "quantity" in asked.kinds and any(v.kind == "quantity" and not re.search(rf"(?:월|月)\s?{re.escape(v.text)}", sentence)
+                                         for v in values):
+        return True  # a count in another unit than asked ("주 2회" for "how many days per week"): unit is selection's
+    if "money" in asked.kinds:
+        s = _norm(sentence)
+        # "4,800만 원", "3.4 亿" but not "38만 권" (a count of books): the word after the amount is no other unit
+        magnitude = any(_unit_class(s[m.end():].lstrip()[:12]) in ("", "money") for m in _MAGNITUDE.finditer(s))
+        return magnitude or any(v.kind == "quantity" and not v.unit and _THOUSANDS.match(v.text)
+                                                 for v in values)
+    return False
+
+
+__all__ += ["ORGANISATION", "answers", "asked_for_grading", "names_organisation"]

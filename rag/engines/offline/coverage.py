@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from rag.engines.offline.rules import (ANSWER_KINDS, ATTRIBUTE_SKIP, COMPARISON_WORDS, INTENT_CUES, PROCEDURE_QUESTION,
+from rag.engines.offline.rules import (ATTRIBUTE_SKIP, COMPARISON_WORDS, INTENT_CUES, PROCEDURE_QUESTION,
                                        WANTS_NUMBER, LATIN_LETTERS_PER_CJK, SCRIPT_MIN_LETTERS, SCRIPT_MIN_SHARE,
                                        SCRIPT_MIN_TEXT_SHARE, _CLAUSE_SPLIT, _FILLER_PREFIXES, _FILLER_WORDS,
                                        _KO_LONG_ENDINGS, _KO_PARTICLES, _KO_VERB_ENDINGS, _QUESTION_CUES)
+from rag.engines.offline.answertype import asked_for_grading
 from rag.engines.offline.relations import _slot_term
 from rag.engines.offline.text import (_HAN, _HANGUL, _contains_phrase, _doc_text_for_grading, _is_number,
                                       _is_required, _norm)
@@ -323,7 +324,7 @@ def asked_attribute(question: str) -> str:
     if m:
         candidates.append(m.group(1))
     m = _EN_WHAT_THE.search(low)
-    if m and (answer_kind(question) or WANTS_NUMBER.search(low) or _EN_MEASURE.search(m.group(1))):
+    if m and (asked_for_grading(question).kinds or WANTS_NUMBER.search(low) or _EN_MEASURE.search(m.group(1))):
         candidates.append(m.group(1).split()[-1])
     if _HAN.search(q):
         m = _ZH_AFTER.search(q)
@@ -336,16 +337,6 @@ def asked_attribute(question: str) -> str:
     for t in candidates:
         if t and t not in ATTRIBUTE_SKIP and t not in _FILLER_WORDS and not _is_number(t):
             return t
-    return ""
-
-
-def answer_kind(question: str) -> str:
-    """'year', 'organisation', 'money', 'count' or 'quantity' when the question asks for a value of that kind
-    (rules.ANSWER_KINDS), else ''."""
-    low = unicodedata.normalize("NFKC", question).lower()
-    for name, pattern in ANSWER_KINDS:
-        if pattern.search(low):
-            return name
     return ""
 
 

@@ -28,6 +28,7 @@ class ContextEvaluator:
         credit = {t: 0.0 for t in terms}
         checkable: set[str] = set()  # terms some supporting document could contain as written
         sem_best = 0.0
+        typed_from = ""  # the document whose typed semantic evidence gave sem_best (grading.confirmed_semantic)
         vector_support = [i for i, s in enumerate(supports) if s > 0 and docs[i].tool != "graph"]
         evidence = dict(zip(vector_support, self.sentence_evidence(question, [docs[i] for i in vector_support])))
         for i, s in enumerate(supports):
@@ -39,8 +40,14 @@ class ContextEvaluator:
             else:
                 text = _doc_text_for_grading(docs[i])
                 cov = credit_months(question, text, coverage_of(terms, text))
-                checkable |= set(checkable_terms(terms, question, text, cov)[0])
-                sem_best = max(sem_best, s * evidence[i].best_score)
+                check, check_share = checkable_terms(terms, question, text, cov)
+                checkable |= set(check)
+                # typed semantic evidence (grading.Grader.confirmed_semantic): the same confirmation as the grade
+                typed, _ = self.confirmed_semantic(question, evidence[i], check, check_share)
+                doc_sem = s * max(evidence[i].best_score, typed)
+                if doc_sem > sem_best:
+                    sem_best = doc_sem
+                    typed_from = (docs[i].source or docs[i].id) if typed > evidence[i].best_score else ""
             for t in terms:
                 credit[t] = max(credit[t], s * cov.credit.get(t, 0.0))
         weights = {t: Coverage(terms, {}, {}, focus).weight(t) for t in terms}
@@ -65,6 +72,9 @@ class ContextEvaluator:
                   f"({n_correct} correct, {n_amb} ambiguous of {len(docs)})")
         if lexical_share < 1.0:
             reason += f"; coverage blends key terms ({lexical_share:.0%} checkable) with semantic match {sem_best:.2f}"
+        if typed_from:
+            reason += (f"; semantic match {sem_best:.2f} from typed evidence in {typed_from} (a sentence matching by "
+                       "meaning states the asked value)")
         asked = asked_relations(question)
         if asked and any(d.tool == "graph" for d in docs):
             # graph facts answer a chain: what counts is whether every asked relation is reached from the

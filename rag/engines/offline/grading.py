@@ -5,12 +5,14 @@ import re
 
 import numpy as np
 
-from rag.engines.offline.coverage import (Coverage, _fact_coverage, answer_kind, asked_attribute, checkable_terms,
+from rag.engines.offline.answertype import STRONG, WEAK, answers, asked_for_grading, fit, names_organisation
+from rag.engines.offline.coverage import (Coverage, _fact_coverage, _name_like, asked_attribute, checkable_terms,
                                           coverage_of, credit_months, prepared_text, question_terms, term_script, text_scripts)
 from rag.engines.offline.rules import (BELOW_CORRECT, COOCCUR_MIN_SHARE, COOCCUR_WINDOW, GRAPH_FACT_WEIGHTS, INCORRECT_SCORE_CAP, VALUE_EVIDENCE_TOP,
                                        WANTS_NUMBER,
-                                       MISSING_NUMBER_AMBIGUOUS_SHARE, SEMANTIC_FILL, SEMANTIC_STRONG)
-from rag.engines.offline.semantics import states_value
+                                       MISSING_NUMBER_AMBIGUOUS_SHARE, SEMANTIC_FILL, SEMANTIC_STRONG,
+                                       TYPED_CONFIRM_FILL, TYPED_MIN_SEMANTIC)
+from rag.engines.offline.semantics import states_number
 from rag.engines.offline.temporal import freshness_requirement
 from rag.engines.offline.relations import asked_relations
 from rag.engines.offline.text import _contains_phrase, _doc_text_for_grading, _is_number, _norm, _quote, _specific
@@ -64,6 +66,8 @@ class Grader:
         # lexical evidence counts only for the key terms this text could contain as written (a Korean word is no
         # evidence for or against an English sentence); the rest of the judgement is the semantic signal
         check, share = checkable_terms(terms, question, text, cov)
+        typed, typed_note = self.confirmed_semantic(question, ev, check, share)
+        sem = max(sem, typed)
         lex = credit_months(question, text, coverage_of(check, text, focus)) if check else Coverage([], {}, {}, focus)
         lex_score = lex.score if check else 0.0
         cov_eff = share * (lex_score + (1 - lex_score) * SEMANTIC_FILL * sem) + (1 - share) * sem
@@ -74,6 +78,8 @@ class Grader:
         if share < 1.0:
             basis += (f"; semantic match {sem:.2f} (best sentence: '{best[:60]}'), "
                       f"{share:.0%} of the key terms checkable in this text's language")
+        if typed_note:
+            basis += f"; {typed_note}"
         score = round(min(1.0, max(0.0, score)), 3)
 
         if lex.content_terms and lex.content_hits == 0 and not (share < 1.0 and sem >= SEMANTIC_STRONG):
@@ -100,16 +106,64 @@ class Grader:
                 score = min(score, r.correct_score - BELOW_CORRECT)
         return Grade(label=label, score=round(score, 3), reason=f"{basis} → {label}: {why}")
 
+    def confirmed_semantic(self, question: str, ev, check: list[str], share: float) -> tuple[float, str]:
+        """Typed semantic evidence for a document judged partly by meaning (share < 1: key terms of another
+        language): (confirmed semantic match, reason) when one of its rules.VALUE_EVIDENCE_TOP best sentences by
+        meaning matches at least rules.TYPED_MIN_SEMANTIC and states what is asked — a value of the asked kind in the
+        asked unit (``answertype.fit`` STRONG; a company's name for "which company"), or a value of the asked kind
+        with a language-independent anchor of the question (a number, a Latin name, a romanized name) in the
+        sentence or its heading. Meaning and the stated value then agree, and the sentence's semantic match is filled
+        by rules.TYPED_CONFIRM_FILL of what it lacks. (0.0, "") otherwise: a generic "how much" with no unit, no
+        asked value, a document whose key terms are all checkable (judged by its words), or one that names none of
+        the question's Latin / romanized names (the same value stated for something else is a near miss)."""
+        if share >= 1.0 or not len(ev.units):
+            return 0.0, ""
+        asked = asked_for_grading(question)
+        if not asked.kinds or (asked.label == "quantity" and not asked.units):
+            return 0.0, ""
+        # a one-digit number ("제2수장고") is too common to anchor anything
+        anchors = [t for t in check if (_is_number(t) and len(t) >= 2) or (not _is_number(t) and _name_like(t, question))]
+        # the question names something the document never names: meaning alone is a near miss. Checked where the
+        # document could write the name so that we can find it: as written (Latin text) or romanized (Korean text,
+        # rag.romanize); a Chinese text writes "Suzhou" as 苏州, which no rule here can match
+        names = [t for t in anchors if not _is_number(t)]
+        whole = "\n".join(f"{u.heading}\n{u.text}" for u in ev.units)
+        if names and text_scripts(whole) & {"en", "ko"} and not coverage_of(names, whole).covered:
+            return 0.0, ""
+        known = frozenset(w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", question))
+        best_j = -1
+        for j in np.argsort(-ev.scores)[:VALUE_EVIDENCE_TOP]:
+            j = int(j)
+            if ev.scores[j] < TYPED_MIN_SEMANTIC:
+                break
+            unit = ev.units[j]
+            if asked.label == "organisation":
+                how = STRONG if names_organisation(unit.text, known, marked=True) else 0
+            else:
+                how = fit(asked, unit.text)
+                if how == WEAK and anchors and coverage_of(anchors, f"{unit.heading}\n{unit.text}").covered:
+                    how = STRONG
+            if how >= STRONG:
+                best_j = j
+                break
+        if best_j < 0:
+            return 0.0, ""
+        own = float(ev.scores[best_j])
+        confirmed = own + (1 - own) * TYPED_CONFIRM_FILL
+        return confirmed, (f"typed evidence: '{ev.units[best_j].text[:50]}' matches by meaning ({own:.2f}) and states "
+                           f"the asked {asked.label} → semantic {confirmed:.2f}")
+
     def _asked_value_missing(self, question: str, text: str, ev, check: list[str], share: float) -> str:
         """Why a document that looks correct does not answer what is asked ("" when it does):
 
         - the asked attribute (``asked_attribute``: "보상금" in "보상금을 얼마", "fee" in "what is the fee for …") is in
           none of its sentences or headings, where the document is written in the attribute's script (a document
           that speaks of the ship but not of its compensation does not say how much the compensation was);
-        - the question asks for a value (a year, an amount, a count; ``answer_kind``; else any number when
-          rules.WANTS_NUMBER and the document is judged partly by meaning) and none of its best-matching sentences
-          — by meaning, and by key terms where they are checkable, each with the sentence after it — states a
-          value of that kind ("how much did they pay" is not answered by "built in 2023")."""
+        - the question asks for a value (a year, an amount, a count, a date, a company …:
+          ``answertype.asked_for_grading``; else any number when rules.WANTS_NUMBER and the document is judged
+          partly by meaning) and none of its best-matching sentences — by meaning, and by key terms where they are
+          checkable, each with the sentence after it — states a value of that kind (``answertype.answers``: "how
+          much did they pay" is not answered by "built in 2023")."""
         attr = asked_attribute(question)
         if attr:
             headings = " ".join(dict.fromkeys(u.heading for u in ev.units if u.heading))
@@ -119,8 +173,8 @@ class Grader:
             apart = self._stated_apart(question, attr, ev, check)
             if apart:
                 return apart
-        kind = answer_kind(question)
-        if not kind and not (share < 1.0 and WANTS_NUMBER.search(_norm(question))):
+        asked = asked_for_grading(question)
+        if not asked.kinds and not (share < 1.0 and WANTS_NUMBER.search(_norm(question))):
             return ""  # any value ("몇 m", "when"): checked only where the document is judged (partly) by meaning
         if not len(ev.units):
             return ""
@@ -134,10 +188,13 @@ class Grader:
         # after "the fees are as follows:"
         top |= {j + 1 for j in top if j + 1 < len(ev.units) and ev.units[j + 1].heading == ev.units[j].heading}
         known = frozenset(w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", question))
-        if any(states_value(ev.units[j].text, kind, known) for j in top):
+        if asked.kinds:
+            if any(answers(asked, ev.units[j].text, known) for j in top):
+                return ""
+        elif any(states_number(ev.units[j].text) for j in top):
             return ""
-        what = {"year": "a year", "money": "an amount of money", "quantity": "a quantity", "count": "a count",
-                "organisation": "a company's name"}.get(kind, "a value")
+        what = {"organisation": "a company's name", "money": "an amount of money", "year": "a year"}.get(
+            asked.label, f"a {asked.label}" if asked.kinds else "a value")
         return f"asks for {what} and none of its {len(top)} best-matching sentences states one"
 
     def _stated_apart(self, question: str, attr: str, ev, check: list[str]) -> str:

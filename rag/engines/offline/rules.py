@@ -328,23 +328,6 @@ ATTRIBUTE_SKIP = frozenset(
     "value values detail details information option options requirement requirements rule rules condition conditions "
     "时间 人数 数量 一共 总共 每年 每月 每天 每人 每次 大约 大概 约为 左右 平均 最多 最少 至少 通常 一般 "
     "approximately roughly about around average usually".split())
-# language: value questions by the kind of value the answer must state (grading's answer-type check, semantics.states_value):
-# a year needs a year; "which company" a company's name (semantics.names_organisation); a price, cost, fee or budget
-# ("money") a number with a currency or a large-number word; a count or another quantity ("얼마 미만", "how much") a
-# number that is not only a year, a date or part of a name. Checked in the order given.
-ANSWER_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("year", re.compile(r"\b(?:what|which) year\b|\bin what year\b|몇\s*년도|몇\s*년에|어느\s*해|哪一年|哪年|几几年|何年")),
-    ("organisation", re.compile(r"\b(?:which|what) (?:company|firm|vendor|supplier|manufacturer|contractor|maker)\b|"
-                                r"(?:어느|어떤|무슨)\s*(?:회사|업체|기업|제조사|제조업체|공급사|공급업체|협력사|메이커)|"
-                                r"哪(?:一)?(?:家|个)?(?:公司|企业|厂商|厂家|供应商|制造商)")),
-    ("money", re.compile(r"^(?=.*(?:\bhow much\b|\bwhat (?:is|was|are|were) the\b|얼마(?!나)|多少|几))"
-                         r"(?=.*(?:\b(?:pay|pays|paid|cost|costs|price|prices|fee|fees|fare|fares|charge|charges|budget|"
-                         r"spend|spent|salary|wage|worth|money)\b|비용|요금|운임|가격|금액|보상금|벌금|예산|회비|수수료|보증금|"
-                         r"등록금|월급|연봉|钱|费|价|预算|金额|工资|元))", re.S)),
-    ("count", re.compile(r"\bhow many\b|몇\s*(?:명|개|건|대|권|척|석|곳|회|번|마리|가지|점|부|장|편|차례)|"
-                         r"多少(?:个|人|名|张|本|台|位|件|次|辆|艘|座|册)|几(?:个|名|张|本|台|位|件|次|辆|艘|座|册)")),
-    ("quantity", re.compile(r"\bhow much\b(?! time)|얼마(?!나)|多少")),
-)
 # grading (Grader._stated_apart), chosen, not tuned: a sentence that states the asked attribute is read with its
 # headings and this many sentences either side; it must contain every number of the question the chunk contains and
 # at least this share of the chunk's other matching key terms (else the chunk covers the question only when pooled)
@@ -371,11 +354,11 @@ CONTINUATION_START = re.compile(
     r"^(?:대신|하지만|그러나|그런데|다만|단,|단 |그래서|따라서|이 때문에|이때|instead\b|however\b|but\b|except\b|unless\b|"
     r"otherwise\b|therefore\b|as a result\b|in that case\b|但是|但|不过|而是|否则|因此|所以|只是)", re.I)
 TABLE_MAX_ROWS = 8  # a table header row chosen as evidence: the rows under it quoted instead, up to this many
-# language, not tuned: what marks a company's name in a sentence (semantics.names_organisation): a legal-form or trade
-# word after a name; a capitalised name followed by one of ORG_UNIT_WORDS is a unit inside an organisation ("the
-# Circulation Team"), not a company
-ORG_MARKERS = re.compile(
-    r"\(주\)|㈜|주식회사|[가-힣]{2,}(?:전자|전기|미디어|시스템즈|시스템|테크|산업|건설|제약|통신|물산|상사|솔루션|엔지니어링|"
-    r"디자인|코리아|컴퍼니|정보통신|기계|중공업|화학)(?=[\s,.이가은는을를의와과에도]|$)|[\u4e00-\u9fff]{2,}(?:公司|集团|企业|厂|科技|电子|"
-    r"株式会社)|\b(?:inc|ltd|llc|corp|co|gmbh|plc|limited|corporation|company)\b\.?", re.I)
-ORG_UNIT_WORDS = frozenset("team teams department office division desk unit committee section group".split())
+# Typed semantic evidence (grading.Grader.confirmed_semantic), chosen, not tuned: a document judged partly by meaning
+# (key terms of another language) whose sentence among its VALUE_EVIDENCE_TOP best by meaning matches at least
+# TYPED_MIN_SEMANTIC (VALUE_BONUS_MIN_SEMANTIC's scale) and states a value of the asked kind in the asked unit
+# (answertype.fit STRONG), or a value of the asked kind next to a language-independent anchor of the question (its
+# numbers, Latin names, romanized names) in the sentence or its heading: the meaning is confirmed, and that sentence's
+# semantic match is filled by this share of what it lacks (meaning + value agree: the sentence says what is asked)
+TYPED_MIN_SEMANTIC = 0.5
+TYPED_CONFIRM_FILL = 0.5

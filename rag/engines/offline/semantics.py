@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from rag.engines.offline.rules import (ORG_MARKERS, ORG_UNIT_WORDS, COMPARED_JOIN, COMPARISON_WORDS, INTENT_CUES, LANGUAGE_ANCHORS, PROCEDURE_QUESTION, SEMANTIC_Z_RANGE, SENTENCE_FALLBACK_OFFSET,
+from rag.engines.offline.rules import (COMPARED_JOIN, COMPARISON_WORDS, INTENT_CUES, LANGUAGE_ANCHORS, PROCEDURE_QUESTION, SEMANTIC_Z_RANGE, SENTENCE_FALLBACK_OFFSET,
                                        SENTENCE_FALLBACK_STD, SENTENCE_STATS_MIN_COUNT,
                                        SENTENCE_STATS_MIN_STD)
 from rag.engines.offline.text import language_of
@@ -47,71 +47,6 @@ STATED_NUMBER = re.compile(r"(?<![A-Za-z0-9.\-])\d+(?:[.,]\d+)?(?![A-Za-z0-9\-])
 
 def states_number(text: str) -> bool:
     return bool(STATED_NUMBER.search(text))
-
-
-# a year, a date or a clock time: a number that dates something and measures nothing (language, not tuned)
-_YEAR = re.compile(r"(?<![\d.,])(?:1[89]|20)\d{2}(?!\d|[.,]\d)")
-_DATE_OR_TIME = re.compile(
-    r"(?<![\d.,])(?:1[89]|20)\d{2}\s*(?:년|年|[-./])?|(?<![\d.,])\d{1,2}\s*(?:월|月)\s*(?:\d{1,2}\s*(?:일|日|号))?|"
-    r"(?<![\d.,])\d{1,2}\s*(?:일|日|号)(?![\d])|(?<![\d.,])\d{1,2}:\d{2}(?::\d{2})?|"
-    r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b", re.I)
-
-
-# money: a number with a currency or a large-number word, or written with thousands separators (not a head count)
-# (language, not tuned)
-_MONEY = re.compile(r"[$€£¥₩]\s*\d|\d\s*(?:원|만|억|천|元|万|亿|千|韩元|美元|won|krw|usd|eur|dollars?|euros?|yuan|rmb|cny)|"
-                    r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?!\s*(?:명|人|people|persons))|[一二三四五六七八九十两百千万]+(?:元|万|亿)",
-                    re.I)
-# a number that is part of a name ("남빛5호", "南光3号"): no value (language, not tuned)
-_NAME_NUMBER = re.compile(r"\d+\s*(?:호|号|番)(?![가-힣])")
-# a measured quantity ("500m", "2.5 m", "45분"), which STATED_NUMBER leaves out when a Latin unit is glued to it
-_MEASURE = re.compile(r"(?<![A-Za-z0-9.\-])\d+(?:[.,]\d+)?\s*(?:km|cm|mm|m|kg|g|t|l|ml|kwh|kw|nm|h|hrs?|mins?|s|%)"
-                      r"(?![A-Za-z0-9])", re.I)
-
-
-_CAPITALISED = re.compile(r"(?<![A-Za-z0-9])([A-Z][a-z]+|[A-Z][a-z]*[A-Z][A-Za-z]*)(?![A-Za-z0-9])(?=(?:\s+([A-Za-z]+))?)")
-# capitalised words that name no one (language): articles and pronouns after a semicolon, months, weekdays
-_NOT_NAMES = frozenset("the a an it its this that these those they we he she our their on in at for from by "
-                       "january february march april may june july august september october november december "
-                       "monday tuesday wednesday thursday friday saturday sunday".split())
-
-
-def names_organisation(text: str, known: frozenset[str] = frozenset()) -> bool:
-    """Does the sentence name a company? A legal-form or trade word (rules.ORG_MARKERS: "(주)", "…전자", "…公司",
-    "Ltd"), or a capitalised name that is not the sentence's first word, not a name the question itself uses
-    (``known``, lower case) and not a unit of an organisation ("the Circulation Team", rules.ORG_UNIT_WORDS)."""
-    if ORG_MARKERS.search(text):
-        return True
-    stripped = text.lstrip(" -*•([\"'")
-    for m in _CAPITALISED.finditer(stripped):
-        if m.start() == 0:
-            continue
-        word, after = m.group(1), (m.group(2) or "").lower()
-        low = word.lower()
-        if low in known or low in _NOT_NAMES or low in ORG_UNIT_WORDS or after in ORG_UNIT_WORDS:
-            continue
-        return True
-    return False
-
-
-def states_value(text: str, kind: str, known: frozenset[str] = frozenset()) -> bool:
-    """Does the sentence state a value of the kind asked (``coverage.answer_kind``)? Years, dates and clock times are
-    set aside first ("2023년에 제작했다" states no price), and so are numbers inside names ("남빛5호"). 'year': a
-    year; 'count' and 'quantity': a number ("500m", "k1 = 1.2"); 'money': a number with a currency or a large-number
-    word, or with thousands separators;
-    'organisation': a company's name (``names_organisation``; ``known``: the question's own words, lower case);
-    any other kind: any stated number."""
-    if kind == "year":
-        return bool(_YEAR.search(text))
-    if kind == "organisation":
-        return names_organisation(text, known)
-    rest = _NAME_NUMBER.sub(" ", _DATE_OR_TIME.sub(" ", text))
-    if kind == "money":
-        return bool(_MONEY.search(rest))
-    if kind in ("count", "quantity"):
-        return bool(STATED_NUMBER.search(rest) or _MEASURE.search(rest))
-    return states_number(text)
 
 
 def question_intents(question: str) -> set[str]:
