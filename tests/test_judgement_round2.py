@@ -171,3 +171,15 @@ def test_the_same_value_stated_for_something_the_question_does_not_name_is_no_ty
     sem, why = engine.confirmed_semantic(question, ev, check, share)
     assert (sem > 0.6) is confirmed, why
     assert ("typed evidence" in why) is confirmed
+
+
+@pytest.mark.parametrize("question, sentence, ok", [
+    ("사내 계정 비밀번호는 얼마나 자주 바꿔야 하나요?", "사내 계정 비밀번호는 90일마다 바꿔야 한다.", True),  # an interval
+    ("How often must the filter be replaced?", "Replace the filter every 3 months.", True),
+    ("How often is the report published?", "The report is published by the Data Team.", False),  # no value at all
+])
+def test_an_interval_answers_how_often_for_grading(question, sentence, ok):
+    """'How often' is answered by an interval ("every 90 days") as well as by a count per period ("주 2회")."""
+    from rag.engines.offline.answertype import answers, asked_for_grading
+
+    assert answers(asked_for_grading(question), sentence) is ok

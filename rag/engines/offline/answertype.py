@@ -450,6 +450,8 @@ def answers(asked: AskedType, sentence: str, known: frozenset[str] = frozenset()
     if "quantity" in asked.kinds and any(v.kind == "quantity" and not re.search(rf"(?:월|月)\s?{re.escape(v.text)}", sentence)
                                          for v in values):
         return True  # a count in another unit than asked ("주 2회" for "how many days per week"): unit is selection's
+    if "frequency" in asked.kinds and any(v.kind in ("quantity", "duration") for v in values):
+        return True  # an interval answers "how often" ("90일마다", "every 3 months", "每三个月"): its wording is selection's
     if "money" in asked.kinds:
         s = _norm(sentence)
         # "4,800만 원", "3.4 亿" but not "38만 권" (a count of books): the word after the amount is no other unit
