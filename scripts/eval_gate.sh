@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Eval gate (issue 8): the offline engine on the held-out corpus eval_sets/unseen_culture_foundation, never used
-# for tuning. Ingests it into a fresh temporary knowledge base, runs every question with naive and agentic RAG,
+# Eval gate (issue 8): the offline engine on held-out corpora (eval_sets/unseen_culture_foundation by default; its
+# failures and heldout_b's were read as dev sets on 2026-12-01, eval_sets/heldout_c_vet_clinics never was). Ingests it into a fresh temporary knowledge base, runs every question with naive and agentic RAG,
 # prints the metrics, the per-tag table and relation precision/recall, and exits 1 when a gate misses.
 #
 #   bash scripts/eval_gate.sh                      # after scripts/test.sh (or scripts/setup.sh) made .venv
 #   bash scripts/eval_gate.sh --out eval-results   # extra arguments go to every `python -m rag eval`
 #   EVAL_GATE_SETS="unseen sample paraphrases" bash scripts/eval_gate.sh
 #       also: the sample set must not regress (its training figures) and its paraphrases must score within 0.05
+#   EVAL_GATE_SETS=heldout_c bash scripts/eval_gate.sh   # the issue's targets on the clean held-out corpus
 #   EVAL_GATE_SETS="sample ratchet" bash scripts/eval_gate.sh   # what CI runs (scripts/test.sh): no regression
 #
 # Fully offline whatever the environment says: offline engine, bundled embedder, embedded stores, no web key.
@@ -20,6 +21,7 @@ if [ ! -x "$PY" ]; then
 fi
 UNSEEN=eval_sets/unseen_culture_foundation
 HELDOUT_B=eval_sets/heldout_b_ferry_operator  # a second frozen held-out corpus, written after the first engine round
+HELDOUT_C=eval_sets/heldout_c_vet_clinics  # the third, written before the 2026-12-01 rounds and never tuned on or read
 SAMPLE_KB=$(mktemp -d -t rag-eval-gate-XXXXXX)
 trap 'rm -rf "$SAMPLE_KB"' EXIT
 
@@ -48,18 +50,31 @@ run_set() {  # run_set NAME: one question set with its gates
       rag_eval sample_docs/paraphrases.jsonl "${kb[@]}" \
         --gate 'agentic.key_fact_hit>=0.95' --gate 'agentic.routing>=0.95' \
         --gate 'agentic.silent_failure<=0.05' --gate 'agentic.false_abstention<=0.05' "${EXTRA[@]}" ;;
-    ratchet)  # CI: no regression on both held-out corpora from the figures of the session that wrote this line
-      # (issue 8's targets above are not met yet; these floors sit just under what the engine scores now, so a change
-      # that makes the offline engine worse on documents it was never tuned on fails CI)
+    ratchet)  # CI: no regression on the three held-out corpora from the figures of the session that wrote these lines
+      # (issue 8's targets above are not all met; these floors sit about one question under what the engine scores
+      # now, so a change that makes the offline engine worse on documents it was not tuned on fails CI).
+      # unseen and heldout_b were read as dev sets (their failures guided the 2026-12-01 rounds); heldout_c was
+      # written before those rounds and never read: it is the clean judge.
       rag_eval "$UNSEEN/questions.jsonl" --fresh-kb --ingest "$UNSEEN" \
-        --gate 'agentic.key_fact_hit>=0.43' --gate 'agentic.false_abstention<=0.30' \
-        --gate 'agentic.silent_failure<=0.35' --gate 'agentic.routing>=0.87' \
+        --gate 'agentic.key_fact_hit>=0.85' --gate 'agentic.false_abstention<=0.15' \
+        --gate 'agentic.silent_failure<=0.07' --gate 'agentic.routing>=0.97' \
         --gate 'agentic.silent_failure<=naive.silent_failure-0.25' "${EXTRA[@]}" || return $?
       rag_eval "$HELDOUT_B/questions.jsonl" --fresh-kb --ingest "$HELDOUT_B" \
-        --gate 'agentic.key_fact_hit>=0.42' --gate 'agentic.false_abstention<=0.36' \
-        --gate 'agentic.silent_failure<=0.31' --gate 'agentic.routing>=0.85' \
+        --gate 'agentic.key_fact_hit>=0.76' --gate 'agentic.false_abstention<=0.22' \
+        --gate 'agentic.silent_failure<=0.08' --gate 'agentic.routing>=0.97' \
+        --gate 'agentic.silent_failure<=naive.silent_failure-0.25' "${EXTRA[@]}" || return $?
+      rag_eval "$HELDOUT_C/questions.jsonl" --fresh-kb --ingest "$HELDOUT_C" \
+        --gate 'agentic.key_fact_hit>=0.45' --gate 'agentic.false_abstention<=0.38' \
+        --gate 'agentic.silent_failure<=0.21' --gate 'agentic.routing>=0.94' \
         --gate 'agentic.silent_failure<=naive.silent_failure-0.25' "${EXTRA[@]}" ;;
-    *) echo "error: unknown set '$1' in EVAL_GATE_SETS (unseen, sample, paraphrases, ratchet)" >&2; return 2 ;;
+    heldout_c)  # issue 8's targets on the clean held-out corpus (not met today: see README "Evaluation")
+      rag_eval "$HELDOUT_C/questions.jsonl" --fresh-kb --ingest "$HELDOUT_C" --relations "$HELDOUT_C/relations.jsonl" \
+        --gate 'agentic.key_fact_hit>=0.85' \
+        --gate 'agentic.key_fact_hit>=naive.key_fact_hit+0.15' \
+        --gate 'agentic.false_abstention<=0.10' \
+        --gate 'agentic.silent_failure<=0.05' \
+        --gate 'agentic.routing>=0.90' "${EXTRA[@]}" ;;
+    *) echo "error: unknown set '$1' in EVAL_GATE_SETS (unseen, heldout_c, sample, paraphrases, ratchet)" >&2; return 2 ;;
   esac
 }
 
