@@ -1,6 +1,6 @@
 """What kind of value a question asks for, and which values a sentence states (ko / en / zh, general patterns).
 
-``asked_type("TideBook 订票系统是哪一年上线的？")`` → a year; ``asked_type("How many days before departure …")`` → a
+``asked_type("ParcelHub 系统是哪一年上线的？")`` → a year; ``asked_type("How many days before the workshop …")`` → a
 quantity in days; ``asked_type("수작업 검표로 바뀐 승객은 몇 명")`` → a quantity of people. ``stated_values(sentence)``
 finds years, dates, weekdays, times of day, amounts of money, percentages and quantities with their unit ("430 名",
 "90 minutes", "7일", "2.5m"). ``fit(asked, sentence)`` says how well a sentence answers the asked type:
@@ -116,22 +116,22 @@ _FREQUENCY = re.compile(
     rf"\b(?:once|twice|thrice|(?:{_NUM}|{_EN_NUM})\s(?:times|days))\s(?:a|per|each|every)\s(?:day|week|month|year)\b|"
     r"\b(?:daily|weekly|monthly|yearly|annually|every\s(?:day|week|month|year|other\s\w+))\b|"
     r"매일|매주|매월|매년|每天|每周|每週|每月|每年", re.I)
-# a person named in a sentence (language, not names): a name with a title after it ("김민수 팀장", "陈立伟组长",
+# a person named in a sentence (language, not names): a name with a title after it ("김민수 팀장", "王海林组长",
 # "Liwei Chen, head of …"), a courtesy title before it ("Dr. Kim", "Ms. Park"), or two to three capitalised words
 # that are not a place / organisation ("Liwei Chen"); a role word alone ("the manager") names no one
 _KO_TITLES = r"(?:팀장|부장|과장|차장|대리|실장|본부장|국장|관장|원장|소장|센터장|대표|이사|사장|회장|주임|사원|선임|책임|매니저|씨|님|교수|박사|선생님?)"
 _ZH_TITLES = r"(?:组长|組長|经理|經理|主任|馆长|館長|部长|部長|处长|處長|科长|科長|院长|院長|所长|所長|老师|老師|先生|女士|教授|博士|总监|總監|负责人|董事长|总经理)"
-# language: English nouns that end an organisation's or a place's name, not a person's ("Circulation Team")
+# language: English nouns that end an organisation's or a place's name, not a person's ("Customer Team")
 _ORG_NOUNS = (r"(?:Team|Teams|Group|Office|Department|Division|Unit|Desk|Committee|Library|Museum|Center|Centre|"
               r"Ferries|Ferry|Company|Bank|Hall|Club|Association|Foundation|Institute|University|College|School|"
               r"Hospital|Station|Terminal|Port|Island|Airlines|Lines|Systems|System|Services|Service|Corp|Inc|Ltd|"
               r"Press|Media|Studio|Studios|Park|Street|Road|Bridge|City|County|Province)")
 _PERSON = re.compile(
     rf"(?<![가-힣])[가-힣]{{2,4}}\s?{_KO_TITLES}|[\u4e00-\u9fff]{{2,3}}\s?{_ZH_TITLES}|"
-    # a Chinese / Korean name with its romanisation after it: "陈立伟（Liwei Chen）", "김하늘(Haneul Kim)"
-    # (not an organisation's: "南光轮渡（Namvit Ferries）", "借阅服务组（Circulation Team）")
+    # a Chinese / Korean name with its romanisation after it: "王海林（Hailin Wang）", "김하늘(Haneul Kim)"
+    # (not an organisation's: "青石物流（Qingshi Logistics）", "客户服务组（Customer Team）")
     rf"[\u4e00-\u9fff가-힣]{{2,3}}\s?[（(]\s?[A-Z][a-z]+\s(?!{_ORG_NOUNS}\b)[A-Z][a-z]+\s?[）)]|"
-    # a title before a Chinese name: "轮机长陈立伟（", "馆长王芳，"
+    # a title before a Chinese name: "组长王海林（", "馆长王芳，"
     rf"(?:{_ZH_TITLES}|[长長])[\u4e00-\u9fff]{{2,3}}(?=[（(，,。、\s])|"
     r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s[A-Z][a-z]+|"
     r"\b[A-Z][a-z]+(?:\s[A-Z][a-z]+){1,2}\s?(?:,|\()\s?(?:the\s)?(?:head|manager|director|lead|leader|chief|chair|"
@@ -258,7 +258,7 @@ _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
      frozenset({"money"}), frozenset({"money"}), "money"),
 )
 _ASKS_BEFORE_COUNTS = 6  # year, month, time of day, weekday, age, percent come before "how many <unit>"; duration, money after
-# asked after "how many …" ("How many books were affected when the kiosks failed?" asks for a number)
+# asked after "how many …" ("How many parcels were delayed when the scanners failed?" asks for a number)
 _WHEN = re.compile(r"\bwhen\b|언제|며칠에|무슨\s?날|什么时候|何时|哪一天|几月|几号|什么日子|\bwhat date\b")
 _HOW_MANY = re.compile(r"\bhow many\s+(?:more\s+)?([a-z\-]+(?:\s[a-z\-]+)?)|몇\s?([가-힣]+|[a-z%]+)|며칠|"
                        r"(?:多少|几|幾)\s?(?:个|個)?\s?([\u4e00-\u9fff]{1,2})|\bhow much\b|\bnumber of\b|\bhow often\b")
@@ -370,7 +370,7 @@ _ORG_MARKERS = re.compile(
     r"\(주\)|㈜|주식회사|[가-힣]{2,}(?:전자|전기|미디어|시스템즈|시스템|테크|산업|건설|제약|통신|물산|상사|솔루션|엔지니어링|"
     r"디자인|코리아|컴퍼니|정보통신|기계|중공업|화학)(?=[\s,.이가은는을를의와과에도]|$)|[\u4e00-\u9fff]{2,}(?:公司|集团|企业|厂|科技|电子|"
     r"株式会社)|\b(?:inc|ltd|llc|corp|co|gmbh|plc|limited|corporation|company)\b\.?", re.I)
-# a capitalised name followed by one of these is a unit inside an organisation ("the Circulation Team")
+# a capitalised name followed by one of these is a unit inside an organisation ("the Customer Team")
 _ORG_UNIT_WORDS = frozenset("team teams department office division desk unit committee section group".split())
 _CAPITALISED = re.compile(r"(?<![A-Za-z0-9])([A-Z][a-z]+|[A-Z][a-z]*[A-Z][A-Za-z]*)(?![A-Za-z0-9])(?=(?:\s+([A-Za-z]+))?)")
 # capitalised words that name no one (language): articles and pronouns after a semicolon, months, weekdays
@@ -381,7 +381,7 @@ _NOT_NAMES = frozenset("the a an it its this that these those they we he she our
 # ("12,000"): money when money is asked, the currency being in a heading or left out (language, not tuned)
 _MAGNITUDE = re.compile(rf"{_NUM}\s?(?:만|억|천|万|亿|千)|{_ZH_NUM}(?:元|万|亿)")
 _THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+$")
-# a number that is part of a name ("남빛5호", "南光3号", "5호선"): no value when an amount is asked (language, not tuned)
+# a number that is part of a name ("한결5호", "青石3号", "5호선"): no value when an amount is asked (language, not tuned)
 _NAME_NUMBER = re.compile(r"\d+\s*(?:호|号|番)(?![가-힣])")
 
 
@@ -414,7 +414,7 @@ def asked_for_grading(question: str) -> AskedType:
 def names_organisation(sentence: str, known: frozenset[str] = frozenset(), marked: bool = False) -> bool:
     """Does the sentence name a company? A legal-form or trade word ("(주)", "…전자", "…公司", "Ltd"), or (unless
     ``marked``: a legal-form or trade word only) a capitalised name that is not the sentence's first word, not a name
-    the question itself uses (``known``, lower case) and not a unit of an organisation ("the Circulation Team")."""
+    the question itself uses (``known``, lower case) and not a unit of an organisation ("the Customer Team")."""
     if _ORG_MARKERS.search(sentence):
         return True
     if marked:

@@ -229,8 +229,8 @@ def text_scripts(text: str) -> frozenset[str]:
     A sentence is written in a script when that script has at least rules.SCRIPT_MIN_SHARE of its letters (a Hangul
     syllable or a Han character counts as rules.LATIN_LETTERS_PER_CJK Latin letters); the text is written in a
     script when such sentences hold at least rules.SCRIPT_MIN_TEXT_SHARE of its letters. So a Chinese document that
-    writes a few Korean names in brackets ("海鸥号（갈매기호）") is not a text that could contain a Korean key term,
-    a Korean document that names an English system ("TideBook") or has one English line is not an English text, and
+    writes a few Korean names in brackets ("白鹭号（백로호）") is not a text that could contain a Korean key term,
+    a Korean document that names an English system ("ParcelHub") or has one English line is not an English text, and
     a document with a Korean and an English half is both."""
     counts = []
     for sentence in _SENTENCE_BREAK.split(text):
@@ -302,8 +302,8 @@ def _attribute_word(word: str) -> str:
 
 
 def asked_attribute(question: str) -> str:
-    """The attribute a value question asks for, in key-term form ("2025년 8월 … 1인당 보상금을 얼마 지급했나요?" →
-    "보상금"; "What is the maximum size of a pet carrier …" → "size"; "…的总预算是多少？" → "预算"), or "" when the
+    """The attribute a value question asks for, in key-term form ("2025년 3월 … 1인당 위약금을 얼마 냈나요?" →
+    "위약금"; "What is the maximum weight of a checked bag …" → "weight"; "…的总预算是多少？" → "预算"), or "" when the
     question has none (a unit or a kind of answer such as "몇 명", "how many days", "which company" is no
     attribute; rules.ATTRIBUTE_SKIP)."""
     q = unicodedata.normalize("NFKC", question)

@@ -125,7 +125,7 @@ class Grader:
         anchors = [t for t in check if (_is_number(t) and len(t) >= 2) or (not _is_number(t) and _name_like(t, question))]
         # the question names something the document never names: meaning alone is a near miss. Checked where the
         # document could write the name so that we can find it: as written (Latin text) or romanized (Korean text,
-        # rag.romanize); a Chinese text writes "Suzhou" as 苏州, which no rule here can match
+        # rag.romanize); a Chinese text writes "Hangzhou" as 杭州, which no rule here can match
         names = [t for t in anchors if not _is_number(t)]
         whole = "\n".join(f"{u.heading}\n{u.text}" for u in ev.units)
         if names and text_scripts(whole) & {"en", "ko"} and not coverage_of(names, whole).covered:
@@ -156,7 +156,7 @@ class Grader:
     def _asked_value_missing(self, question: str, text: str, ev, check: list[str], share: float) -> str:
         """Why a document that looks correct does not answer what is asked ("" when it does):
 
-        - the asked attribute (``asked_attribute``: "보상금" in "보상금을 얼마", "fee" in "what is the fee for …") is in
+        - the asked attribute (``asked_attribute``: "위약금" in "위약금은 얼마", "fee" in "what is the fee for …") is in
           none of its sentences or headings, where the document is written in the attribute's script (a document
           that speaks of the ship but not of its compensation does not say how much the compensation was);
         - the question asks for a value (a year, an amount, a count, a date, a company …:
@@ -198,7 +198,7 @@ class Grader:
         return f"asks for {what} and none of its {len(top)} best-matching sentences states one"
 
     def _stated_apart(self, question: str, attr: str, ev, check: list[str]) -> str:
-        """The sentences that state the asked attribute ("坞修费用约为 3.4 亿韩元") must be about what the question
+        """The sentences that state the asked attribute ("维修费用约为 1.2 亿韩元") must be about what the question
         names: read with their headings (document title, section) and rules.COOCCUR_WINDOW sentences either side (same section),
         they must contain the question's numbers and most of its other key terms that the chunk contains
         (rules.COOCCUR_MIN_SHARE). A chunk that covers the question only when its sentences are pooled — the cost is

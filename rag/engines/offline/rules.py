@@ -72,7 +72,7 @@ AGGREGATES: tuple[tuple[str, str], ...] = (
 )
 
 # language: greetings, thanks and sign-offs. A message made only of these (no question in it) is small talk →
-# direct, before any other rule ("오늘도 잘 부탁드려요" holds "오늘" but asks nothing about today).
+# direct, before any other rule ("오늘도 수고 많으셨어요" holds "오늘" but asks nothing about today).
 SMALL_TALK = re.compile(
     r"안녕|반갑|고마워|고맙|감사합니다|감사해요|감사드|잘 부탁|수고하|좋은 하루|"
     r"\b(?:hi|hello|hey|thanks|thank you|good (?:morning|afternoon|evening)|nice to meet you|have a nice day|cheers)\b|"
@@ -319,7 +319,7 @@ SCRIPT_MIN_TEXT_SHARE = 0.2  # ... and such sentences hold at least this share o
 SCRIPT_MIN_LETTERS = 10  # a sentence shorter than this (in Latin-letter units) does not decide the script of a text
 
 # language, not tuned: the asked attribute of a question (coverage.asked_attribute) — the noun a value question word
-# attaches to ("보상금을 얼마", "how many seats", "what is the fee for …", "总预算是多少"). Words that only name the unit or
+# attaches to ("위약금을 얼마", "how many seats", "what is the fee for …", "总预算是多少"). Words that only name the unit or
 # the kind of the answer (a count, a time span, "people") are not attributes: the answer states them as a unit.
 ATTRIBUTE_SKIP = frozenset(
     "수 것 명 개 건 번 회 시 분 초 살 일 년 월 곳 가지 정도 약 총 모두 평균 최대 최소 대략 "
