@@ -1,19 +1,19 @@
 """A name bridge between Hangul and Latin script: Revised Romanization of Korean and normalised Latin name keys.
 
-A question in English names a place or a person the way an English text writes it — "Yokji-do", "Seorim Branch" —
-while a Korean document writes 욕지도, 서림분관; the multilingual embedder matches such names only weakly and BM25
+A question in English names a place or a person the way an English text writes it — "Dalmi-do", "Garam Branch" —
+while a Korean document writes 달미도, 가람분관; the multilingual embedder matches such names only weakly and BM25
 not at all (no shared token). Both sides are turned into the same *name key*: lowercase ASCII letters and digits,
 hyphens, spaces and apostrophes dropped.
 
 - ``romanize(hangul)``: the Revised Romanization of Korean (the official system of 2000, used for road signs, maps
   and most English texts about Korea), computed from the Unicode syllable arithmetic (initial, vowel, final) with the
-  sound changes at syllable boundaries that the system writes: a final consonant moves to a following ㅇ (빛어 →
-  bicheo), nasalisation (국민 → gungmin, 종로 → jongno), ㄹ+ㄴ / ㄴ+ㄹ → ll (신라 → silla), ㅎ with a following
+  sound changes at syllable boundaries that the system writes: a final consonant moves to a following ㅇ (꽃이 →
+  kkochi), nasalisation (국민 → gungmin, 종로 → jongno), ㄹ+ㄴ / ㄴ+ㄹ → ll (신라 → silla), ㅎ with a following
   plosive (좋다 → jota). Aspiration after ㄱ/ㄷ/ㅂ is not written (묵호 → mukho), as the system does for names.
 - ``hangul_keys(stem)``: the romanized stem and its first 2-4 syllables: Korean names are usually a proper name
-  followed by a common noun written as one word (서림분관 = 서림 + 분관, 별빛어린이도서관), so "Seorim" meets the
-  prefix "seorim".
-- ``latin_keys(word)``: a Latin word as a key ("Yokji-do" → yokjido and its parts yokji / do).
+  followed by a common noun written as one word (가람분관 = 가람 + 분관, 햇살어린이도서관), so "Garam" meets the
+  prefix "garam".
+- ``latin_keys(word)``: a Latin word as a key ("Dalmi-do" → dalmido and its parts dalmi / do).
 
 ``rag.tools.vector`` indexes these keys of every chunk as a fourth ranking (the *name channel*) and looks the keys of
 a question up there only across scripts: Latin words of the question against Hangul of the documents, Hangul words of
@@ -137,14 +137,14 @@ HANGUL_SIDE, LATIN_SIDE = "k:", "l:"  # a key from Hangul text / from Latin text
 
 
 def _hangul_words(text: str) -> list[str]:
-    """Hangul words of ``text``, without a particle written onto a Latin word or a number ("TideBook에서")."""
+    """Hangul words of ``text``, without a particle written onto a Latin word or a number ("ParcelHub에서")."""
     return [m.group(0) for m in _HANGUL_RUN.finditer(text)
             if not (m.start() and text[m.start() - 1].isalnum() and not _HANGUL_RUN.match(text[m.start() - 1]))]
 
 
 def _hangul_word_keys(word: str) -> list[str]:
     """Keys of a Hangul word: those of its stem (particles stripped) and of its first 2-4 syllables as written
-    (욕지도에서 → yokji, yokjido)."""
+    (달미도에서 → dalmi, dalmido)."""
     from rag.textutil import strip_korean
 
     keys = hangul_keys(strip_korean(word))
@@ -202,7 +202,7 @@ def split_tokens(tokens: list[str]) -> tuple[list[str], list[str]]:
 
 def cross_script_match(term: str, keys: set[str] | frozenset[str]) -> str:
     """The name key through which a question's key ``term`` occurs in a text in the other script ("" when none):
-    a Latin term against the text's Hangul keys (galmaegi ↔ 갈매기), a Hangul term against its capitalised Latin
+    a Latin term against the text's Hangul keys (gureum ↔ 구름), a Hangul term against its capitalised Latin
     words. ``keys``: ``set(document_keys(text))``."""
     for key in query_keys(term):
         if key in keys:

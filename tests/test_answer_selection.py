@@ -58,7 +58,7 @@ def test_a_question_without_a_value_asks_for_no_type():
     ("年卡每年多少钱？", "The annual card costs 45,000 KRW.", STRONG),
     ("How many loaves were thrown away?", "About 80 were thrown away.", WEAK),  # a number without a unit
     ("How many books were damaged?", "受损的图书大约有 2,400 册。", STRONG),  # books ↔ 册
-    ("How many books were damaged?", "六台借还机中有四台停止工作。", OTHER),  # machines are not books
+    ("How many books were damaged?", "六台打印机中有四台停止工作。", OTHER),  # machines are not books
     ("몇 개의 지점이 있나요?", "The chain has 12 branches.", STRONG),  # "몇 개" counts anything
 ])
 def test_fit_of_sentence_to_asked_type(question, sentence, expected):
@@ -73,15 +73,15 @@ def test_stated_values_recognise_dates_times_and_units():
     kinds = {(v.kind, v.unit) for v in stated_values("On 3 May 2025 the app was down from 08:00 to 09:30, "
                                                        "a 90-minute outage that cost 2,000 dollars.")}
     assert {("date", ""), ("year", ""), ("time", ""), ("money", "money")} <= kinds
-    assert ("quantity", "person") in {(v.kind, v.unit) for v in stated_values("승객 126명이 하선했다.")}
+    assert ("quantity", "person") in {(v.kind, v.unit) for v in stated_values("승객 84명이 내렸다.")}
     assert ("weekday", "") in {(v.kind, v.unit) for v in stated_values("The van comes on Tuesdays.")}
     assert not [v for v in stated_values("BM25 and k1 are names") if v.kind != "quantity" or v.unit]
 
 
 def test_causal_sentences():
     assert states_cause("The update changed the clock, so the readers rejected every card because of it.")
-    assert states_cause("固件更新把时区改成了 UTC，收银机因此拒绝付款。")
-    assert states_cause("필터 교체 주기가 너무 길었기 때문이다.")
+    assert states_cause("软件更新把货币单位改成了美元，收银机因此拒绝付款。")
+    assert states_cause("벨트 점검 주기가 너무 길었기 때문이다.")
     assert not states_cause("The shop opens at eight.")
 
 
@@ -112,10 +112,10 @@ APP_EN = ("# Crumb loyalty app\n\nCrumb is the loyalty app of the Greenfield bak
 ORDERS_KO = ("# 단체 주문 안내\n\n단체 주문은 행사일 10일 전까지 접수한다.\n"
              "주문을 넣으면 확인 전화가 보통 30분 안에 온다.\n케이크 단체 주문은 20개부터 받는다.\n")
 TILL_ZH = ("绿野面包店 收银系统故障报告（2025年11月）\n"
-           "2025年11月2日上午，绿野面包店六台收银机中的四台无法读取会员卡，顾客排队等候。\n"
+           "2025年11月2日上午，绿野面包店五台收银机中的三台无法读取会员卡，顾客排队等候。\n"
            "约 120 名 顾客改为现金付款，早班推迟 15 分钟开门。\n"
-           "11月1日晚上推送的软件更新把时区改成了 UTC，收银机因此把会员卡判定为过期。\n"
-           "以后每次更新先在一台收银机上试运行一天。\n")
+           "11月1日晚上推送的软件更新把日期格式改成了 月/日/年，收银机因此把会员卡判定为过期。\n"
+           "以后每次更新前先在测试环境中检查一遍。\n")
 
 
 @pytest.mark.parametrize("question, texts, fact", [
@@ -125,7 +125,7 @@ TILL_ZH = ("绿野面包店 收银系统故障报告（2025年11月）\n"
     ("How many days before the event must a group order be placed?", {"orders.md": ORDERS_KO}, "10일"),
     ("收银机故障时，有多少名顾客改为现金付款？", {"till.txt": TILL_ZH}, "120"),
     ("수납기 고장 때 현금으로 결제한 손님은 몇 명이었나요?", {"till.txt": TILL_ZH}, "120"),
-    ("收银机无法读取会员卡的真正原因是什么？", {"till.txt": TILL_ZH}, "时区"),
+    ("收银机无法读取会员卡的真正原因是什么？", {"till.txt": TILL_ZH}, "日期格式"),
 ])
 def test_answer_quotes_the_sentence_that_states_the_asked_value(settings, question, texts, fact):
     answer = _answer(settings, question, texts)
@@ -155,7 +155,7 @@ def test_continuation_sentence_is_quoted_with_the_one_before(settings):
 def test_cause_is_not_taken_from_another_documents_event(settings):
     oven = ("# 오븐 고장 보고서\n\n## 요약\n\n3월 2일 본점 오븐이 두 시간 동안 멈췄다.\n\n## 원인\n\n"
             "온도 센서의 배선이 헐거워져 오븐이 과열로 판단하고 스스로 꺼졌다.\n")
-    till = ("收银系统故障报告\n软件更新把时区改成了 UTC，收银机因此把会员卡判定为过期。\n")
+    till = ("收银系统故障报告\n软件更新把日期格式改成了 月/日/年，收银机因此把会员卡判定为过期。\n")
     answer = _answer(settings, "본점 오븐은 왜 멈췄나요?", {"oven.md": oven, "till.txt": till})
     assert "배선이 헐거워져" in answer.text, answer.text
     assert "收银机" not in answer.text, answer.text

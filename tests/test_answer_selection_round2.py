@@ -161,17 +161,17 @@ def test_graded_best_document_counts_as_on_topic_for_the_asked_value(settings):
     """The agent's grades: in the best-graded document a sentence stating the asked value gets the value bonus
     without a key term of its own; naive (no grades) does not."""
     engine = OfflineEngine(settings, clock=lambda: date(2026, 12, 1))
-    question = "How many passengers were on the ferry when it turned back?"
-    doc = ("# Ferry return report\n\n"
-           "On 14 August the morning ferry turned back 35 minutes after leaving port.\n"
-           "All 126 on board went ashore safely.\n")
+    question = "How many passengers were on the bus when it turned back?"
+    doc = ("# Bus return report\n\n"
+           "On 9 June the night bus turned back 20 minutes after leaving the depot.\n"
+           "All 41 on board got off safely.\n")
     terms, _ = question_terms(question)
     docs = [_doc(0, "return.md", doc)]
     plain = {c.text: c.rank for c in engine._rank_sentences(question, terms, docs)}
     graded = {c.text: c.rank for c in engine._rank_sentences(question, terms, docs, graded=[0.8])}
-    sentence = "All 126 on board went ashore safely."
+    sentence = "All 41 on board got off safely."
     assert graded[sentence] >= plain[sentence]
-    other = "On 14 August the morning ferry turned back 35 minutes after leaving port."
+    other = "On 9 June the night bus turned back 20 minutes after leaving the depot."
     assert graded[other] == pytest.approx(plain[other])  # no value of the asked kind: unchanged
 
 

@@ -94,13 +94,13 @@ KNOWN = ["HOW", "Museum", "Beacon", "Omar Reyes", "Lakeside Observatory", "StarM
 
 
 @pytest.mark.parametrize("question, route", [
-    ("반갑습니다! 오늘 하루도 잘 부탁해요.", "direct"),  # small talk, though it holds "오늘"
+    ("반갑습니다! 오늘 하루도 힘내세요.", "direct"),  # small talk, though it holds "오늘"
     ("Thanks a lot, have a nice day!", "direct"),
     ("안녕하세요! 오늘 날씨 어때요?", "web"),  # a greeting, then a question about today
     ("Hi, the refund policy please", "vector"),  # a greeting with a request
     ("300 减去 72 等于多少？", "direct"),
     ("What is the capital of Portugal?", "direct"),  # general knowledge the documents do not mention
-    ("How do I become a volunteer guide at the museum?", "vector"),  # "HOW", "Museum" are heading words here
+    ("How do I sign up to lead tours at the museum?", "vector"),  # "HOW", "Museum" are heading words here
     ("What is the maximum vehicle weight for Beacon lanes?", "vector"),
     ("Which company installed the Beacon hardware?", "vector"),  # asks for a company through no stored relation
     ("Which team owns Beacon?", "graph"),

@@ -6,9 +6,9 @@ Entities, per sentence:
 - Korean proper nouns: runs of kiwipiepy ``NNP`` tokens ("에이펙스 랩스", "노바-7"), with an attached
   common noun or an organisation suffix ("서울 대학교");
 - quoted terms ("…", “…”, 「…」, 『…』);
-- Chinese names: "陈立伟（Liwei Chen）" (a Han name before a parenthesised romanisation; a person's length follows
+- Chinese names: "郑浩然（Haoran Zheng）" (a Han name before a parenthesised romanisation; a person's length follows
   the romanised given name), unit names ending in 组 / 室 / 馆 / 团队 …, places ending in 市 / 省 / 县, and a family
-  name after a title ("主任周文静");
+  name after a title ("主任何雨桐");
 - not: candidates made only of generic words (``is_generic``: "Team", "Wednesday", "English", "Correct", "팀과 제품");
   "Employees of Hanbit Research" keeps "Hanbit Research".
 Aliases: "한빛랩스(Hanbit Labs)" (a name, then a parenthesised name in the other script) is one entity under

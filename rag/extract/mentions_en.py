@@ -66,7 +66,7 @@ def _latin_mentions(sentence: str, known_names: frozenset[str] = frozenset()) ->
                 start += len(words[0]) + (len(text[len(words[0]):]) - len(text[len(words[0]):].lstrip()))
                 text = text[len(words[0]):].lstrip()
                 words = words[1:]
-        # "Executive Director of Cheongram Culture Foundation": a title + "of" is not part of the name
+        # "Executive Director of Songak Arts Foundation": a title + "of" is not part of the name
         if "of" in words[1:-1]:
             cut = words.index("of")
             if all(w.casefold() in _TITLE_WORDS for w in words[:cut]):
@@ -82,7 +82,7 @@ def _latin_mentions(sentence: str, known_names: frozenset[str] = frozenset()) ->
                 and text not in known_names and not _TRIGGER_VERB_RE.match(sentence[start + len(text):]):
             continue
         found.append(Mention(start, start + len(text), text, _entity_type(text)))
-    # "the Safety and Compliance Team": two capitalised parts joined by "and" / "&" that end in an organisation word
+    # "the Quality and Training Team": two capitalised parts joined by "and" / "&" that end in an organisation word
     caps = sorted(found, key=lambda x: x.start)
     for a, b in zip(caps, caps[1:]):
         if re.fullmatch(r"\s+(?:and|&)\s+", sentence[a.end:b.start]) and b.name.split()[-1].casefold() in \

@@ -1,5 +1,5 @@
 """Korean names: runs of kiwipiepy proper-noun tokens ("에이펙스 랩스", "노바-7") with an attached common noun or an
-organisation suffix ("서울 대학교", "안전관리팀"); a Hangul word written with a parenthesised Latin name; and Korean
+organisation suffix ("서울 대학교", "품질관리팀"); a Hangul word written with a parenthesised Latin name; and Korean
 names of the chunk found again by string match."""
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def _korean_mentions(sentence: str) -> list[Mention]:
         # ("노바-7": syllables, a hyphen and digits, all attached)
         model_like = any(t.tag == "SO" and t.form == "-" for t in run) and any(t.tag == "SN" for t in run) \
             and all(b.start == a.start + a.len for a, b in zip(run, run[1:]))
-        # "안전관리팀", "청소년서비스팀": attached common nouns ending in an organisation word name a unit
+        # "품질관리팀", "고객지원팀": attached common nouns ending in an organisation word name a unit
         org_like = run and run[-1].form in _KO_ORG_WORDS and run[-1].tag == "NNG" \
             and all(b.start == a.start + a.len for a, b in zip(run, run[1:]))
         if not run or not (any(t.tag == "NNP" for t in run) or model_like or org_like):
@@ -45,7 +45,7 @@ def _korean_mentions(sentence: str) -> list[Mention]:
         while len(run) > 1 and run[0].tag == "NNG" and run[1].start > run[0].start + run[0].len:
             run.pop(0)
         start, end = run[0].start, run[-1].start + run[-1].len
-        # "업체 다온미디어가" read as "업체이다 + 온미디어": a name does not start inside a word after a verb ending
+        # "업체 다솜소프트가" read as "업체이다 + 솜소프트": a name does not start inside a word after a verb ending
         word_start = start
         while word_start > 0 and re.match(r"[\uac00-\ud7a3]", sentence[word_start - 1]):
             word_start -= 1

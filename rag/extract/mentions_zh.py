@@ -1,6 +1,6 @@
-"""Chinese names (language, not tuned on a corpus): "陈立伟（Liwei Chen）" (a Han name before a parenthesised
+"""Chinese names (language, not tuned on a corpus): "郑浩然（Haoran Zheng）" (a Han name before a parenthesised
 romanisation; a person's length follows the romanised given name), unit names ending in 组 / 室 / 馆 / 团队 …, places
-ending in 市 / 省 / 县, and a family name after a title ("主任周文静")."""
+ending in 市 / 省 / 县, and a family name after a title ("主任何雨桐")."""
 from __future__ import annotations
 
 import re
@@ -51,7 +51,7 @@ def _zh_back(sentence: str, end: int, min_start: int = 0) -> int:
 
 
 def _given_syllables(latin: str) -> int:
-    """Syllables of a romanised given name ("Eunseo" 2, "Mei" 1, "Jeong-a" 2): vowel groups."""
+    """Syllables of a romanised given name ("Minseo" 2, "Lan" 1, "Ha-eun" 2): vowel groups."""
     given = latin.split()[0]
     return max(1, len(re.findall(r"[aeiou]+", given.lower())))  # pinyin y / w begin a syllable
 
@@ -60,7 +60,7 @@ def _chinese_mentions(sentence: str) -> list[Mention]:
     if not re.search(rf"[{_HAN}]", sentence) or _has_hangul(sentence):
         return []
     found: list[Mention] = []
-    for m in _ZH_ALIAS_RE.finditer(sentence):  # "陈立伟（Liwei Chen）", "青岚历史博物馆（Cheongram History Museum）"
+    for m in _ZH_ALIAS_RE.finditer(sentence):  # "郑浩然（Haoran Zheng）", "松岳民俗博物馆（Songak Folk Museum）"
         han_end, latin = m.end(1), m.group(2).strip()
         words = latin.split()
         person = 2 <= len(words) <= 3 and words[-1].casefold() not in _ORG_SUFFIXES_EN \
@@ -74,7 +74,7 @@ def _chinese_mentions(sentence: str) -> list[Mention]:
             kind = _entity_type(latin)
         if han_end - start >= 2:
             found.append(Mention(start, han_end, sentence[start:han_end], kind))
-    for suffix in _ZH_ORG_SUFFIXES:  # "船舶维修组", "保存处理室", "苏州图书馆"
+    for suffix in _ZH_ORG_SUFFIXES:  # "设备检修组", "档案修复室", "杭州图书馆"
         for m in re.finditer(re.escape(suffix), sentence):
             end = m.end()
             if end < len(sentence) and re.match(rf"[{_HAN}]", sentence[end]) and not (
@@ -84,12 +84,12 @@ def _chinese_mentions(sentence: str) -> list[Mention]:
             name = sentence[start:end]
             if m.start() - start >= 2 and name not in _ZH_GENERIC:
                 found.append(Mention(start, end, name, "org"))
-    for m in re.finditer(r"[市省县]", sentence):  # "清州市", "韩国清州市" (the country is not part of the name)
+    for m in re.finditer(r"[市省县]", sentence):  # "原州市", "韩国原州市" (the country is not part of the name)
         start = _zh_back(sentence, m.start())
         start += len(next((c for c in _ZH_COUNTRIES if sentence.startswith(c, start)), ""))
         if m.start() - start >= 1 and m.end() - start <= 6:
             found.append(Mention(start, m.end(), sentence[start:m.end()], "place"))
-    for title in _ZH_TITLES:  # "主任周文静", "负责人朴恩瑞"
+    for title in _ZH_TITLES:  # "主任何雨桐", "负责人金素妍"
         for m in re.finditer(re.escape(title) + rf"([{_HAN}]{{2,3}})", sentence):
             name = m.group(1)
             if name[0] not in _ZH_SURNAMES:

@@ -72,7 +72,7 @@ def _script(name: str) -> str:
 def written_as_name(question: str, name: str) -> bool:
     """Whether the question writes ``name`` as a name, not as an ordinary word that happens to share its letters.
 
-    A name with a digit, an inner capital, or several words ("TideBook", "BM25", "Search Platform Team") counts in any
+    A name with a digit, an inner capital, or several words ("ParcelHub", "BM25", "Search Platform Team") counts in any
     case. A single plain word counts only as the documents write it: "HOW", "VEHICLE" (an all-caps heading word) only
     in capitals, "Museum" / "Atlas" only capitalised; "the museum" or "how do I …" name nothing. Hangul and Han names
     always count."""
@@ -89,16 +89,16 @@ def written_as_name(question: str, name: str) -> bool:
 
 
 # ---- Korean names in Latin letters ---------------------------------------------------------------------------------
-# language: nouns that end the name of an organisational unit ("안전관리팀", "경영지원실")
+# language: nouns that end the name of an organisational unit ("품질관리팀", "경영지원실")
 _KO_ORG_WORDS = frozenset("팀 실 본부 센터 재단 협회 연구소 위원회 사업부 조합 분관 도서관 박물관 회사 그룹 학회".split())
 
-# language: Korean words that end a unit's or place's name; "서림분관" is "서림" + 분관 (branch)
+# language: Korean words that end a unit's or place's name; "가람분관" is "가람" + 분관 (branch)
 KO_NAME_SUFFIXES = tuple(sorted(set(_KO_ORG_WORDS) | {"분관", "지점", "지사", "본관", "센터", "시", "군", "구", "도", "섬",
                                                      "항", "역", "호"}, key=len, reverse=True))
 
 
 def romanized_stem(name: str) -> str:
-    """The romanised name part of a Hangul name without its unit word ("서림분관" → "seorim"); "" when the name is not
+    """The romanised name part of a Hangul name without its unit word ("가람분관" → "garam"); "" when the name is not
     Hangul or the part left is a single syllable."""
     if not re.fullmatch(r"[\uac00-\ud7a3]+", name):
         return ""

@@ -62,7 +62,7 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("uses",
             (r"\b(?:uses|used(?!\s+(?:\w+\s+)?by\b)|using|relies\s+on|is\s+built\s+on|is\s+based\s+on|builds\s+on|"
              r"adopts|adopted(?!\s+by\b)|employs|runs\s+on|powered\s+by)\b",),
-            # "the dashboard used by the Marine Operations Team": the team uses it
+            # "the dashboard used by the Field Operations Team": the team uses it
             (r"\b(?:used|adopted|employed|relied\s+on)\s+(?:daily\s+|mainly\s+|only\s+)?by\b",),
             ("사용", "활용", "이용", "기반", "채택", "탑재", "도입", "쓴다", "쓰인", "쓰는"), "user"),
 )

@@ -55,12 +55,12 @@ def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Ext
         if topic_age > TOPIC_SPAN:
             topic = None
         if pronoun and topic is not None and not any(m.start < pronoun.end() for m in mentions):
-            # "TideBook is … . It was built by the Digital Services Team": the pronoun stands for the topic
+            # "ParcelHub is … . It was built by the Web Platform Team": the pronoun stands for the topic
             particle = "는" if _has_hangul(pronoun.group(0)) else ""
             mentions = [Mention(pronoun.start("p"), pronoun.end("p"), topic.name, topic.type, particle)] + mentions
         elif topic is not None and _zero_subject(sentence, mentions, topic):
-            # Korean drops a subject the text is about: "남빛해운은 … . 1998년 A가 설립했으며" (A founded 남빛해운),
-            # "- 청람중앙도서관: … 관장은 최미래다" (the head of 청람중앙도서관)
+            # Korean drops a subject the text is about: "솔마루물산은 … . 1998년 A가 설립했으며" (A founded 솔마루물산),
+            # "- 가람시립도서관: … 관장은 윤하나다" (the head of 가람시립도서관)
             particle = "의" if _KO_TITLE_TOPIC_RE.match(sentence) else "는"
             mentions = [Mention(0, 0, topic.name, topic.type, particle)] + mentions
         else:

@@ -11,7 +11,7 @@ def _english_relation(sentence: str, mentions: list[Mention]) -> tuple[Mention, 
     for pattern in PATTERNS:
         for regex, reverse in [(r, False) for r in pattern.english] + [(r, True) for r in pattern.english_reversed]:
             for m in re.finditer(regex, sentence, flags=re.IGNORECASE):
-                # within the trigger's clause: "A is responsible for the kiosks; the B readers …" links no B
+                # within the trigger's clause: "A is responsible for the printers; the B scanners …" links no B
                 left = [x for x in mentions if x.end <= m.start() and ";" not in sentence[x.end:m.start()]]
                 right = [x for x in mentions if x.start >= m.end() and ";" not in sentence[m.end():x.start]]
                 if not left or not right:

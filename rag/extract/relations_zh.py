@@ -40,7 +40,7 @@ def _chinese_frame(sentence: str, mentions: list[Mention], a: Mention, b: Mentio
 
     between = gap(a, b)
     after = sentence[b.end:b.end + 8]
-    if re.fullmatch(r"\s*由\s*[\u4e00-\u9fff]{0,4}?", between):  # "由轮机长陈立伟负责": a title may stand between
+    if re.fullmatch(r"\s*由\s*[\u4e00-\u9fff]{0,4}?", between):  # "由站长郑浩然负责": a title may stand between
         if re.match(rf"\s*(?:[\u4e00-\u9fff]{{0,3}}?){_ZH_DEVELOP}", after) and not re.match(r"\s*负责", after):
             return a, "developed_by", b
         if re.match(rf"\s*{_ZH_MANAGE}", after):
@@ -66,7 +66,7 @@ def _chinese_frame(sentence: str, mentions: list[Mention], a: Mention, b: Mentio
                     between) and is_person(b):
         return b, "leads", a
     if is_person(b) and a.type == "org" and re.fullmatch(r"\s*的\s*", between):
-        return b, "belongs_to", a  # "旅客服务组的林梅"
+        return b, "belongs_to", a  # "票务组的吴兰"
     if re.fullmatch(r"\s*(?:使用|采用|用|依靠|基于)了?\s*", between):
         return a, "uses", b
     return None

@@ -19,7 +19,7 @@ _PRONOUN_SUBJECT_RE = re.compile(
 # How many sentences a topic (the name that opened a sentence) stands for a dropped or pronoun subject. Language
 # habit, not tuned: a short paragraph.
 TOPIC_SPAN = 3
-# "관장은 최미래다", "대표이사는 배정아이며": a head-of-unit title as the topic (its owner is left out)
+# "관장은 윤하나다", "대표이사는 오세라이며": a head-of-unit title as the topic (its owner is left out)
 _KO_TITLE_TOPIC_RE = re.compile(r"^[\s\-*•·]*(?:팀장|관장|대표이사|이사장|원장|본부장|실장|센터장|단장|책임자|리더)(?:은|는)\s")
 
 

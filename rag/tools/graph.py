@@ -7,7 +7,7 @@ asks more relations than that (``asked_predicates``: "who leads the team that bu
 hops as it asks, up to ``MAX_HOPS``: the setting is the depth of a plain question, not a cap on a chain question.
 
 Aliases: a document that writes "Name (다른 표기)" records an ``also_known_as`` fact. Such a fact costs no hop: a
-seed starts under all its names, and a chain that reaches "안전관리팀" goes on from "Safety and Compliance Team". The
+seed starts under all its names, and a chain that reaches "품질관리팀" goes on from "Quality Control Team". The
 facts of one alias group are shown under one name (the one the question writes, else one in the question's script);
 the evidence sentence stays as written.
 
@@ -121,7 +121,7 @@ class GraphTool:
         return from_question, from_hits
 
     def romanized_matches(self, query: str) -> dict[str, str]:
-        """Hangul entities the question writes in Latin letters: "Seorim Branch" names "서림분관" when a capitalised
+        """Hangul entities the question writes in Latin letters: "Garam Branch" names "가람분관" when a capitalised
         word of the question is the romanised name part (``rag.extract.romanized_stem``) of the entity.
         Returns {entity name: the question's words for it}."""
         from rag.extract import romanized_stem
@@ -136,7 +136,7 @@ class GraphTool:
                 if romanized_stem(name) in phrases}
 
     def alias_groups(self, names: list[str]) -> dict[str, list[str]]:
-        """entity key -> every name of its alias group ("Safety and Compliance Team" ↔ "안전관리팀"), from the graph's
+        """entity key -> every name of its alias group ("Quality Control Team" ↔ "품질관리팀"), from the graph's
         ``also_known_as`` facts (recorded at extraction when a document writes "Name (다른 표기)")."""
         graph = self.kb.graph
         groups: dict[str, list[str]] = {entity_key(n): [n] for n in names}
@@ -171,7 +171,7 @@ class GraphTool:
 
     def expand(self, seeds: list[str], hops: int, limit: int) -> tuple[list[tuple[Relation, int]], dict[str, list[str]]]:
         """Facts within ``hops`` of the seeds, where an alias fact costs no hop: the entity a chain reaches under one
-        name ("안전관리팀") goes on under its other ("Safety and Compliance Team"). Returns (facts with their hop,
+        name ("품질관리팀") goes on under its other ("Quality Control Team"). Returns (facts with their hop,
         the alias groups met)."""
         if not seeds:
             return [], {}
@@ -270,7 +270,7 @@ class GraphTool:
         found_q, names_q = self.expand(from_question, hops, limit)
         found_h, names_h = self.expand(from_hits, hops, limit)
         canonical = self._canonical(query, {**names_h, **names_q})
-        for name, phrase in self.romanized_matches(query).items():  # "서림분관 (Seorim Branch)"
+        for name, phrase in self.romanized_matches(query).items():  # "가람분관 (Garam Branch)"
             shown = f"{name} ({phrase})"
             for member in {**names_q, **names_h}.get(entity_key(name), [name]):
                 canonical[entity_key(member)] = shown

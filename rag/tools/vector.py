@@ -20,7 +20,7 @@ best sentence.
 A fourth ranking, the *name channel*, matches names across scripts (``rag.romanize``): every chunk's Hangul words are
 indexed by their Revised Romanization and its capitalised Latin words by their letters (keys cached with the BM25
 tokens); the Latin words of a question are looked up among the Hangul keys and its Hangul words among the Latin keys,
-so "Yokji-do" finds 욕지도 and 갈매기호 finds "Galmaegi". It is empty for a question with no such name.
+so "Dalmi-do" finds 달미도 and 구름호 finds "Gureum". It is empty for a question with no such name.
 
 The rankings are fused by weighted RRF: dense and BM25 once, the sentence and name channels twice (``SENTENCE_WEIGHT``,
 ``NAME_WEIGHT``: the rankings that are fair to a document in another language than the question's). ``metadata``
@@ -430,7 +430,7 @@ class VectorTool:
 
 
 def _matched_names(keys: list[str], text: str) -> list[str] | None:
-    """The question's name keys that this chunk holds (for the trace: "yokji" matched 욕지도), without their
+    """The question's name keys that this chunk holds (for the trace: "dalmi" matched 달미도), without their
     script marks."""
     found = set(document_keys(text))
     return [k[2:] for k in keys if k in found] or None

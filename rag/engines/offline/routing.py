@@ -153,7 +153,7 @@ class Router:
         return asked_relations(q)
 
     def _general_subject(self, question: str, frame: re.Match) -> list[str]:
-        """The content words of a general-knowledge question outside its frame ("일본의 수도는" → 일본)."""
+        """The content words of a general-knowledge question outside its frame ("프랑스의 수도는" → 프랑스)."""
         from rag.textutil import key_terms
 
         rest = question[:frame.start()] + " " + question[frame.end():]

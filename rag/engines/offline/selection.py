@@ -243,18 +243,18 @@ class EvidenceSelector:
         sizes = Counter((c.pos, c.listed) for c in ranked if c.listed)
 
         def score(g: list[Candidate]) -> float:
-            """The list's best item, or the line that leads into it ("상호대차 신청 절차", "Steps:"), whichever
+            """The list's best item, or the line that leads into it ("장비 대여 신청 절차", "Steps:"), whichever
             ranks higher: a plain-text document's section title is the line just above its list."""
             start = min(c.index for c in g)
             leads = [at[(g[0].pos, k)] for k in (start - 2, start - 1) if (g[0].pos, k) in at]
-            # not an item of another list ("4. 상호대차 신청 절차", a one-item "list", is a section title)
+            # not an item of another list ("4. 장비 대여 신청 절차", a one-item "list", is a section title)
             lead = [c.rank + TITLE_PENALTY * c.title for c in leads
                     if c.heading == g[0].heading and sizes[(c.pos, c.listed)] < 2]
             return max([g[0].rank] + lead)  # ranked is sorted: g[0] is the group's best item
 
         floor = PROCEDURE_LIST_SHARE * ranked[0].rank
         # steps are an ordered list: a numbered list that qualifies beats a bulleted one (a bulleted list is a set of
-        # rules or facts, "- 회원 1인당 최대 7권" / "- Members may borrow 7 books", not what to do in order)
+        # rules or facts, "- 회원 1인당 최대 3대" / "- Members may rent 3 bikes", not what to do in order)
         ordered = [g for g in lists if all(c.numbered for c in g) and score(g) >= floor]
         best = max(ordered or lists, key=score)
         if score(best) < floor:
