@@ -22,6 +22,7 @@ fi
 UNSEEN=eval_sets/unseen_culture_foundation
 HELDOUT_B=eval_sets/heldout_b_ferry_operator  # a second frozen held-out corpus, written after the first engine round
 HELDOUT_C=eval_sets/heldout_c_vet_clinics  # the third, written before the 2026-12-01 rounds and never tuned on or read
+HELDOUT_D=eval_sets/heldout_d_university_lab  # the fourth, written after the 2026-12-01 engine code was fixed
 SAMPLE_KB=$(mktemp -d -t rag-eval-gate-XXXXXX)
 trap 'rm -rf "$SAMPLE_KB"' EXIT
 
@@ -50,11 +51,12 @@ run_set() {  # run_set NAME: one question set with its gates
       rag_eval sample_docs/paraphrases.jsonl "${kb[@]}" \
         --gate 'agentic.key_fact_hit>=0.95' --gate 'agentic.routing>=0.95' \
         --gate 'agentic.silent_failure<=0.05' --gate 'agentic.false_abstention<=0.05' "${EXTRA[@]}" ;;
-    ratchet)  # CI: no regression on the three held-out corpora from the figures of the session that wrote these lines
+    ratchet)  # CI: no regression on the four held-out corpora from the figures of the session that wrote these lines
       # (issue 8's targets above are not all met; these floors sit about one question under what the engine scores
       # now, so a change that makes the offline engine worse on documents it was not tuned on fails CI).
       # unseen and heldout_b were read as dev sets (their failures guided the 2026-12-01 rounds); heldout_c was
-      # written before those rounds and never read: it is the clean judge.
+      # written before those rounds and never read: it is the clean judge; heldout_d was written after the
+      # round's code was fixed and run once.
       rag_eval "$UNSEEN/questions.jsonl" --fresh-kb --ingest "$UNSEEN" \
         --gate 'agentic.key_fact_hit>=0.85' --gate 'agentic.false_abstention<=0.15' \
         --gate 'agentic.silent_failure<=0.07' --gate 'agentic.routing>=0.97' \
@@ -66,6 +68,10 @@ run_set() {  # run_set NAME: one question set with its gates
       rag_eval "$HELDOUT_C/questions.jsonl" --fresh-kb --ingest "$HELDOUT_C" \
         --gate 'agentic.key_fact_hit>=0.45' --gate 'agentic.false_abstention<=0.38' \
         --gate 'agentic.silent_failure<=0.21' --gate 'agentic.routing>=0.94' \
+        --gate 'agentic.silent_failure<=naive.silent_failure-0.25' "${EXTRA[@]}" || return $?
+      rag_eval "$HELDOUT_D/questions.jsonl" --fresh-kb --ingest "$HELDOUT_D" \
+        --gate 'agentic.key_fact_hit>=0.22' --gate 'agentic.false_abstention<=0.42' \
+        --gate 'agentic.silent_failure<=0.39' --gate 'agentic.routing>=0.83' \
         --gate 'agentic.silent_failure<=naive.silent_failure-0.25' "${EXTRA[@]}" ;;
     heldout_c)  # issue 8's targets on the clean held-out corpus (not met today: see README "Evaluation")
       rag_eval "$HELDOUT_C/questions.jsonl" --fresh-kb --ingest "$HELDOUT_C" --relations "$HELDOUT_C/relations.jsonl" \
