@@ -132,8 +132,8 @@ class GraphTool:
                 phrases.setdefault(form, (m.group(1) + m.group(2)).strip())
         if not phrases:
             return {}
-        return {name: phrases[romanized_stem(name)] for name in self.kb.graph.entity_names()
-                if romanized_stem(name) in phrases}
+        stems = {name: romanized_stem(name) for name in self.kb.graph.entity_names()}
+        return {name: phrases[stem] for name, stem in stems.items() if stem in phrases}
 
     def alias_groups(self, names: list[str]) -> dict[str, list[str]]:
         """entity key -> every name of its alias group ("Quality Control Team" ↔ "품질관리팀"), from the graph's
