@@ -307,6 +307,21 @@ def script_language(text: str) -> str:
     return "en"
 
 
+_LATIN_LETTER_RE = re.compile(r"[A-Za-z]")
+# one Hangul syllable or Chinese character carries about as much text as this many Latin letters
+LATIN_LETTERS_PER_CJK = 3
+
+
+def dominant_language(text: str) -> str:
+    """The script language most of ``text`` is written in: 'ko', 'zh' or 'en' (by script only). Unlike
+    ``script_language``, an English text that writes one name in Hangul ("Halla (한라)") stays 'en'."""
+    hangul, han = len(_HANGUL_RE.findall(text)), len(_HAN_RE.findall(text))
+    latin = len(_LATIN_LETTER_RE.findall(text)) / LATIN_LETTERS_PER_CJK
+    if not (hangul or han or latin):
+        return "en"
+    return max((("ko", hangul), ("zh", han), ("en", latin)), key=lambda pair: pair[1])[0]
+
+
 def normalize_query(query: str) -> str:
     """A query's identity for repetition detection: NFKC, lowercased, punctuation dropped,
     Korean particles stripped, whitespace collapsed ("카카오는 어디에?" == "카카오 어디")."""

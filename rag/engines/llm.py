@@ -200,6 +200,9 @@ class LLMEngine(LLMCritics):
     """Judging and answering with chat models through ``langchain-openai``."""
 
     name = "llm"
+    # a chat model reads a document in another language than the question: its grades there are checked judgements
+    # (the agent may answer from a search of the other languages; the offline engine only matches them by meaning)
+    checks_other_languages = True
 
     def __init__(self, settings: Settings, structured_method: str | None = None,
                  max_retries: int | None = None) -> None:

@@ -85,6 +85,7 @@ class RoleEngine:
         self.name = names[0] if len(names) == 1 else "+".join(names)
         # batched grading (issue 11) follows the grader: an engine that grades all documents in one call keeps
         # doing so when it is mixed with others; one without it is graded document by document as before
+        self.checks_other_languages = bool(getattr(self.parts["grader"], "checks_other_languages", False))
         grade_all = getattr(self.parts["grader"], "grade_all", None)
         if grade_all is not None:
             self.grade_all = grade_all

@@ -42,7 +42,7 @@ from rag.engines.offline.rules import (LANGUAGE_ANCHORS, SENTENCE_FALLBACK_OFFSE
                                        SENTENCE_STATS_MIN_COUNT, SENTENCE_STATS_MIN_STD)
 from rag.romanize import document_keys, query_keys, split_tokens
 from rag.sentences import language_floor, matrix_for
-from rag.textutil import tokenize
+from rag.textutil import dominant_language, tokenize
 from rag.types import Chunk, RagError, Retrieved, ToolUnavailable
 
 RRF_K = 60
@@ -360,7 +360,31 @@ class VectorTool:
             self._lookup_key = key
         return self._lookup
 
-    def run(self, query: str, top_k: int) -> list[Retrieved]:
+    def languages(self) -> dict[str, int]:
+        """How many committed chunks are written mostly in each script language ('en' / 'ko' / 'zh';
+        ``textutil.dominant_language``), for the agent's decision to search the other languages."""
+        revision = self.kb.revision()
+        cached = getattr(self, "_languages", None)
+        if cached is not None and cached[0] == revision:
+            return dict(cached[1])
+        index = self._bm25(revision)
+        counts = Counter(self._chunk_language(c) for c, ok in zip(index.chunks, index._alive) if ok)
+        self._languages = (revision, dict(counts))
+        return dict(counts)
+
+    def _chunk_language(self, chunk: Chunk) -> str:
+        cache = self.__dict__.setdefault("_chunk_languages", {})
+        if chunk.chunk_id not in cache:
+            if len(cache) > 200000:
+                cache.clear()
+            cache[chunk.chunk_id] = dominant_language(chunk.text)
+        return cache[chunk.chunk_id]
+
+    def run(self, query: str, top_k: int, *, exclude_language: str | None = None,
+            exclude_ids: Any = ()) -> list[Retrieved]:
+        """The ``top_k`` best chunks for ``query``. With ``exclude_language`` (the agent's search of the other
+        languages): only chunks written mostly in another language, ranked by the two channels that are fair across
+        languages (sentence and name), none of ``exclude_ids``."""
         try:
             self.kb.check_embedder()
             self.kb.refresh()  # another process may have changed the knowledge base since the last question
@@ -376,9 +400,24 @@ class VectorTool:
             dense = [(c, sim) for c, sim in store.dense_query(query_vector, n) if c.doc_id in committed]
             index = self._bm25(revision)
             sparse = index.search(query, n)
-            sentence = self._sentence_channel(query_vector, committed, index, n, revision)
+            scope = n if exclude_language is None else len(index.chunks)  # the whole ranking, to filter it
+            sentence = self._sentence_channel(query_vector, committed, index, scope, revision)
             keys = query_keys(query)
-            names = self._names.search_tokens(keys, NAME_CANDIDATES) if keys and self._names is not None else []
+            names = (self._names.search_tokens(keys, NAME_CANDIDATES if exclude_language is None else scope)
+                     if keys and self._names is not None else [])
+            if exclude_language is not None:
+                skip = set(exclude_ids)
+
+                def keep(chunk: Chunk) -> bool:
+                    return chunk.chunk_id not in skip and self._chunk_language(chunk) != exclude_language
+
+                dense = [(c, sim) for c, sim in dense if keep(c)]
+                sparse = []  # BM25 matches words of the question's own script only
+                sentence = [row for row in sentence if keep(row[0])][:n]
+                names = [row for row in names if keep(row[0])][:NAME_CANDIDATES]
+                dense_weight = 0.0  # dense cosines favour the question's language: only the fair channels rank
+            else:
+                dense_weight = 1.0
         except RagError as exc:
             raise ToolUnavailable(str(exc)) from exc
         except Exception as exc:
@@ -388,7 +427,7 @@ class VectorTool:
         for rank, (chunk, sim) in enumerate(dense, start=1):
             entry = fused.setdefault(chunk.chunk_id, {"chunk": chunk, "score": 0.0})
             entry.update(dense_similarity=sim, dense_rank=rank)
-            entry["score"] += 1.0 / (RRF_K + rank)
+            entry["score"] += dense_weight / (RRF_K + rank)
         for rank, (chunk, bm25) in enumerate(sparse, start=1):
             entry = fused.setdefault(chunk.chunk_id, {"chunk": chunk, "score": 0.0})
             entry.update(bm25_score=bm25, bm25_rank=rank)
@@ -401,6 +440,8 @@ class VectorTool:
             entry = fused.setdefault(chunk.chunk_id, {"chunk": chunk, "score": 0.0})
             entry.update(name_score=score, name_rank=rank)
             entry["score"] += NAME_WEIGHT / (RRF_K + rank)
+        if exclude_language is not None:  # a chunk only the dense ranking found carries no fair evidence
+            fused = {k: e for k, e in fused.items() if e["score"] > 0}
         best = sorted(fused.values(), key=lambda e: (-e["score"], e["chunk"].chunk_id))[:top_k]
 
         missing = [e["chunk"].chunk_id for e in best if "dense_similarity" not in e]

@@ -27,9 +27,11 @@ from langgraph.runtime import Runtime
 
 from rag.config import Settings
 from rag.trace import Attempt, Run, Step, StepTimer
+from rag.textutil import dominant_language
 from rag.types import RETRIEVAL_ORDER, Answer, DecisionEngine, Grade, Retrieved
 from rag.variants.base import (
     JACCARD_REPEAT,
+    OTHER_LANGUAGES,
     Hop,
     KnowledgeBaseLike,
     OnStep,
@@ -100,6 +102,8 @@ class AgentState(TypedDict, total=False):
     route: str  # the first strategy classify chose
     strategy: str  # strategy of the current (or next) retrieval
     query: str  # query of the current (or next) retrieval
+    scope: str  # "" every document | OTHER_LANGUAGES: the next vector search looks only at other languages
+    elsewhere: list[str]  # languages the knowledge base also holds, besides the question's (vector attempts)
     attempt: int  # retrieval attempts started: the loop bound counts this
     tried: Annotated[list[str], operator.add]
     docs: list[Retrieved]  # current attempt
@@ -127,7 +131,7 @@ def detect_repetition(hops: list[Hop]) -> str | None:
     current = hops[-1]
     key = normalize_query(current.query)
     for hop in hops[:-1]:
-        if hop.strategy == current.strategy and normalize_query(hop.query) == key:
+        if hop.strategy == current.strategy and hop.scope == current.scope and normalize_query(hop.query) == key:
             return (f"attempt {current.number} repeats attempt {hop.number}: the same query "
                     f"({short(current.query, 80)!r}) on the same tool ({current.strategy})")
     previous = hops[-2]
@@ -145,6 +149,11 @@ def decide_next(hops: list[Hop], threshold: float, max_attempts: int,
     repetition → partial answer; budget used up → partial answer; an untried strategy → re-route; otherwise rewrite
     the query for the current strategy (or the last one that worked when the current tool was unavailable)."""
     current = hops[-1]
+    if current.status == "ok" and current.quality >= threshold and current.meaning_only:
+        return ("partial_answer", current.strategy,
+                f"quality {current.quality:.2f} ≥ threshold {threshold:.2f}, but only by meaning: the documents are "
+                "in another language than the question and the engine cannot check their key terms there, so the "
+                "answer lists them as unconfirmed", "meaning_only")
     if current.status == "ok" and current.quality >= threshold:
         return ("generate", current.strategy,
                 f"quality {current.quality:.2f} ≥ threshold {threshold:.2f}: the context is good enough", "quality_met")
@@ -157,6 +166,11 @@ def decide_next(hops: list[Hop], threshold: float, max_attempts: int,
         return ("partial_answer", current.strategy,
                 f"{below}; {len(hops)} of {max_attempts} attempts used: answer with what was found",
                 "budget_exhausted")
+    other = other_languages_to_search(hops)
+    if other:
+        return ("rewrite_query", "vector",
+                f"{below}; the knowledge base also holds documents in {', '.join(other)}, which a search in the "
+                "question's language ranks low: search only those", "")
     tried = {h.strategy for h in hops}
     untried = [s for s in order if s not in tried]
     if untried:
@@ -170,6 +184,19 @@ def decide_next(hops: list[Hop], threshold: float, max_attempts: int,
     target = current.strategy if current.status != "failed" else working[-1]
     return ("rewrite_query", target, f"{below}; every strategy tried: rewrite the query and search {target} again",
             "")
+
+
+def other_languages_to_search(hops: list[Hop]) -> tuple[str, ...]:
+    """The languages to search next when the last hop was a vector search over every document that fell short and
+    the knowledge base also holds documents in other languages than the question's (``Hop.elsewhere``), once per
+    run: the multilingual embedder and BM25 rank a document in the question's own language above the right one in
+    another language, so those are searched on their own before the graph is tried."""
+    current = hops[-1]
+    if current.strategy != "vector" or current.status != "ok" or current.scope or not current.elsewhere:
+        return ()
+    if any(h.scope == OTHER_LANGUAGES for h in hops):
+        return ()
+    return tuple(current.elsewhere)
 
 
 # ---- routing functions (pure: they only read the state) ------------------------------------------------------------
@@ -225,14 +252,39 @@ def classify(state: AgentState, runtime: Ctx) -> dict:
     return {"route": strategy, "strategy": strategy, "query": question, "steps": [step]}
 
 
+def _knowledge_base_languages(tools: dict[str, Any], question: str) -> list[str]:
+    """The languages of the knowledge base's documents other than the question's (the vector tool's
+    ``languages``; none when the tool cannot say)."""
+    languages = getattr(tools.get("vector"), "languages", None)
+    if languages is None:
+        return []
+    try:
+        counts = languages()
+    except Exception:  # the retrieval itself reports a broken store; this only steers the next attempt
+        return []
+    own = dominant_language(question)
+    return sorted(lang for lang, n in counts.items() if n and lang != own)
+
+
 def _make_retrieve(strategy: str, node: str) -> Callable[[AgentState, Ctx], dict]:
     def retrieve(state: AgentState, runtime: Ctx) -> dict:
         attempt, query = int(state.get("attempt") or 0) + 1, state["query"]
         top_k = runtime.context.settings.top_k
+        inputs: dict[str, Any] = {"query": query, "strategy": strategy, "top_k": top_k}
+        options: dict[str, Any] = {}
+        scope = (state.get("scope") or "") if strategy == "vector" else ""
+        if scope == OTHER_LANGUAGES:
+            own = dominant_language(state["question"])
+            seen = [d.id for h in state.get("hops") or [] if h.strategy == "vector" for d in h.docs]
+            options = {"exclude_language": own, "exclude_ids": seen}
+            inputs.update(scope=f"documents not written in {own}", exclude_language=own, excluded_ids=len(seen))
         outcome, step = retrieval_step(node, runtime.context.tools, strategy, query, top_k, index=index_of(state),
-                                       attempt=attempt, inputs={"query": query, "strategy": strategy, "top_k": top_k})
+                                       attempt=attempt, inputs=inputs, options=options)
+        elsewhere = (_knowledge_base_languages(runtime.context.tools, state["question"])
+                     if strategy == "vector" and not scope else [])
         return {"attempt": attempt, "strategy": strategy, "tried": [strategy], "docs": outcome.docs, "grades": [],
-                "retrieval_ok": outcome.ok, "retrieval_note": outcome.note, "steps": [step]}
+                "retrieval_ok": outcome.ok, "retrieval_note": outcome.note, "scope": scope, "elsewhere": elsewhere,
+                "steps": [step]}
 
     retrieve.__name__ = node
     retrieve.__doc__ = f"One retrieval attempt with the {strategy} tool; unavailable is a failed attempt."
@@ -302,7 +354,10 @@ def evaluate_context(state: AgentState, runtime: Ctx) -> dict:
             result = runtime.context.engine.evaluate(question, docs, grades)
             quality, why, calls = clamp01(result.score), result.reason, list(result.calls)
         hop = Hop(number=attempt, strategy=strategy, query=state["query"], docs=list(docs), grades=list(grades),
-                  quality=quality, status="ok" if retrieval_ok else "failed", note="" if retrieval_ok else why)
+                  quality=quality, status="ok" if retrieval_ok else "failed", note="" if retrieval_ok else why,
+                  scope=state.get("scope") or "", elsewhere=tuple(state.get("elsewhere") or ()),
+                  meaning_only=(state.get("scope") == OTHER_LANGUAGES
+                                and not getattr(runtime.context.engine, "checks_other_languages", False)))
         hops = [*(state.get("hops") or []), hop]
         action, next_strategy, reason, stop_reason = decide_next(hops, settings.threshold, settings.max_attempts)
         if stop_reason == "repetition" and hop.status == "ok":
@@ -315,9 +370,10 @@ def evaluate_context(state: AgentState, runtime: Ctx) -> dict:
                              "attempts_used": attempt, "next_action": action, "next_strategy": next_strategy,
                              "stop_reason": stop_reason or None},
                      decision=action, reason=reason, model_calls=calls)
+    scope = OTHER_LANGUAGES if action == "rewrite_query" and other_languages_to_search(hops) else ""
     return {"quality": quality, "hops": [hop], "attempts": [hop.to_attempt(settings.threshold)],
             "next_action": action, "next_strategy": next_strategy, "action_reason": reason,
-            "stop_reason": stop_reason, "steps": [step]}
+            "stop_reason": stop_reason, "scope": scope, "steps": [step]}
 
 
 def re_route(state: AgentState, runtime: Ctx) -> dict:
@@ -328,16 +384,26 @@ def re_route(state: AgentState, runtime: Ctx) -> dict:
                      inputs={"from": state["strategy"], "tried": list(dict.fromkeys(state.get("tried") or []))},
                      output={"strategy": target, "query": state["query"]},
                      decision=target, reason=state.get("action_reason", ""))
-    return {"strategy": target, "steps": [step]}
+    return {"strategy": target, "scope": "", "steps": [step]}
 
 
 def rewrite_query(state: AgentState, runtime: Ctx) -> dict:
     """Ask the engine for a better query; the next retrieval uses it on the strategy evaluate_context chose."""
     question, query = state["question"], state["query"]
+    target = state["next_strategy"]
+    if state.get("scope") == OTHER_LANGUAGES:  # the same question, asked of the documents in other languages
+        with StepTimer() as timer:
+            own = dominant_language(question)
+        step = make_step(REWRITE_QUERY, timer, index=index_of(state), attempt=int(state["attempt"]),
+                         inputs={"question": question, "query": query, "strategy": target},
+                         output={"query": query, "strategy": target, "scope": OTHER_LANGUAGES,
+                                 "exclude_language": own},
+                         decision=f"same query, documents not written in {own}",
+                         reason=state.get("action_reason", ""))
+        return {"query": query, "strategy": target, "steps": [step]}
     with StepTimer() as timer:
         result = runtime.context.engine.rewrite(question, query, state.get("docs") or [], state.get("grades") or [])
     new_query = " ".join(str(result.query or "").split()) or query
-    target = state["next_strategy"]
     step = make_step(REWRITE_QUERY, timer, index=index_of(state), attempt=int(state["attempt"]),
                      inputs={"question": question, "query": query, "strategy": target},
                      output={"query": new_query, "strategy": target},

@@ -190,9 +190,11 @@ class RetrievalOutcome:
     note: str  # plain words: what happened
 
 
-def retrieve_with(tools: dict[str, Any], strategy: str, query: str, top_k: int) -> RetrievalOutcome:
-    """Run the tool named ``strategy``. Unavailable (missing, ``available()`` false or ``ToolUnavailable``) is a
-    failed outcome with the reason; other exceptions propagate (the node records them)."""
+def retrieve_with(tools: dict[str, Any], strategy: str, query: str, top_k: int,
+                  options: dict[str, Any] | None = None) -> RetrievalOutcome:
+    """Run the tool named ``strategy`` (``options``: keyword arguments for its ``run``, e.g. the vector tool's
+    ``exclude_language``). Unavailable (missing, ``available()`` false or ``ToolUnavailable``) is a failed outcome
+    with the reason; other exceptions propagate (the node records them)."""
     tool = tools.get(strategy)
     if tool is None:
         return RetrievalOutcome([], False, f"no '{strategy}' tool is configured")
@@ -200,7 +202,7 @@ def retrieve_with(tools: dict[str, Any], strategy: str, query: str, top_k: int) 
     if not ok:
         return RetrievalOutcome([], False, f"the {strategy} tool is unavailable: {redact_text(why)}")
     try:
-        docs = list(tool.run(query, top_k))
+        docs = list(tool.run(query, top_k, **options) if options else tool.run(query, top_k))
     except ToolUnavailable as exc:
         return RetrievalOutcome([], False, f"the {strategy} tool is unavailable: {redact_text(str(exc))}")
     note = f"{len(docs)} document(s) from {strategy}" if docs else f"the {strategy} tool returned no documents"
@@ -208,10 +210,11 @@ def retrieve_with(tools: dict[str, Any], strategy: str, query: str, top_k: int) 
 
 
 def retrieval_step(node: str, tools: dict[str, Any], strategy: str, query: str, top_k: int, *,
-                   inputs: dict[str, Any], attempt: int = 0, index: int = 0) -> tuple[RetrievalOutcome, Step]:
+                   inputs: dict[str, Any], attempt: int = 0, index: int = 0,
+                   options: dict[str, Any] | None = None) -> tuple[RetrievalOutcome, Step]:
     """One timed ``retrieve_with`` and the step that records it (documents, ids; a failed step when unavailable)."""
     with StepTimer() as timer:
-        outcome = retrieve_with(tools, strategy, query, top_k)
+        outcome = retrieve_with(tools, strategy, query, top_k, options)
     step = make_step(node, timer, index=index, attempt=attempt, inputs=inputs,
                      output={"n_documents": len(outcome.docs), "ids": [d.id for d in outcome.docs]},
                      decision="ok" if outcome.ok else "failed", reason=outcome.note,
@@ -270,6 +273,9 @@ class Hop:
     quality: float = 0.0
     status: str = "ok"  # ok | failed | repeated
     note: str = ""
+    scope: str = ""  # "" every document | OTHER_LANGUAGES: only documents in another language than the question
+    elsewhere: tuple[str, ...] = ()  # languages the knowledge base also holds that this hop's search ranked unfairly
+    meaning_only: bool = False  # judged by meaning alone (other languages, an engine that cannot check them there)
 
     @property
     def ids(self) -> set[str]:
@@ -299,6 +305,7 @@ def usable_evidence(hops: Iterable[Hop]) -> tuple[list[Retrieved], list[Grade]]:
     return docs, grades
 
 
+OTHER_LANGUAGES = "other_languages"  # Hop.scope of a search restricted to documents in other languages
 JACCARD_REPEAT = 0.8  # retrieved ids this close to the previous hop's: the same place dug again
 
 

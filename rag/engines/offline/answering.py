@@ -9,11 +9,12 @@ from rag.engines.offline.answertype import WEAK, asked_type
 from rag.engines.offline.coverage import checkable_terms, coverage_of, question_terms
 from rag.engines.offline.gapfill import compose_gaps, describe
 from rag.engines.offline.relations import asked_relations, graph_path
-from rag.engines.offline.rules import WANTS_NUMBER
+from rag.engines.offline.rules import MEANING_ONLY_QUOTES, WANTS_NUMBER
 from rag.engines.offline.selection import Candidate, conclusion_of, why_quoted
 from rag.engines.offline.text import (_clean_sentence, _cite_label, _contains_phrase, _label_of, _norm, _quote,
                                       _sentences, language_of)
 from rag.engines.offline.vocabulary import ASKED_LABELS, FRAMES, NO_VALUE_FRAMES
+from rag.textutil import dominant_language
 from rag.types import Answer, Citation, Grade, Retrieved
 
 
@@ -260,20 +261,24 @@ class Answerer:
                 found.append(hit)
             else:
                 missing.append(t)
-        if not found:
+        by_meaning = self._meaning_only_quotes(question, terms, pool, {s for _, _, s in found})
+        if not found and not by_meaning:
             text = f"{f['abstain']}\n{f['not_found']}: {_quote(terms, 12) or question}"
             return Answer(text, [], True, f"partial: no correct/ambiguous document covers any key term → abstain",
                           context=self._context(pool), prompt=template)
         order: list[int] = []
-        for _, pos, _ in found:
+        for pos in [pos for _, pos, _ in found] + [pos for pos, _ in by_meaning]:
             if pos not in order:
                 order.append(pos)
         number = {pos: i + 1 for i, pos in enumerate(order)}
         by_sentence: dict[tuple[int, str], list[str]] = {}
         for t, pos, sentence in found:
             by_sentence.setdefault((pos, sentence), []).append(t)
-        lines = [f"{f['found']}:"]
+        lines = [f"{f['found']}:"] if found else []
         lines += [f"- {sentence} [{number[pos]}] ({_quote(ts, 12)})" for (pos, sentence), ts in by_sentence.items()]
+        if by_meaning:  # candidates an engine without a model cannot confirm across languages: said as such
+            lines.append(f"{f['by_meaning_found']}:")
+            lines += [f"- {sentence} [{number[pos]}]" for pos, sentence in by_meaning]
         lines.append(f"{f['not_found']}: " + (_quote(missing, 12) if missing else "-"))
         lines.append(f"{f['sources']}: " + "; ".join(f"[{number[p]}] {_cite_label(pool[p])}" for p in order))
         lines.append(f"{f['uncertainty']}: {f['partial_note']}")
@@ -281,4 +286,27 @@ class Answerer:
                               chunk_index=pool[p].chunk_index) for p in order]
         return Answer("\n".join(lines), citations, False,
                       f"partial: {len(found)}/{len(terms)} key terms found in {len(order)} document(s); "
-                      f"not found: {_quote(missing) or 'none'}", context=self._context(pool), prompt=template)
+                      f"not found: {_quote(missing) or 'none'}"
+                      + (f"; {len(by_meaning)} sentence(s) of documents in another language matched by meaning only"
+                         if by_meaning else ""), context=self._context(pool), prompt=template)
+
+    def _meaning_only_quotes(self, question: str, terms: Sequence[str], pool: list[Retrieved],
+                             quoted: set[str]) -> list[tuple[int, str]]:
+        """(pool position, sentence) of the sentences a partial answer offers from the correct / ambiguous documents
+        written in another language than the question (graded first; graph facts excluded): the ones answer
+        selection would quote from them (``_select``), at most rules.MEANING_ONLY_QUOTES, none already quoted.
+        Key terms cannot find them there, so the partial answer lists them as matched by meaning only."""
+        own = dominant_language(question)
+        others = [i for i, d in enumerate(pool) if d.tool == "vector" and dominant_language(d.text) != own]
+        if not others:
+            return []
+        picked = self._select(question, terms, [pool[i] for i in others],
+                              wants_value=bool(WANTS_NUMBER.search(_norm(question))))
+        out: list[tuple[int, str]] = []
+        for c in picked:
+            sentence = _clean_sentence(c.text)
+            if sentence and sentence not in quoted and all(sentence != s for _, s in out):
+                out.append((others[c.pos], sentence))
+            if len(out) >= MEANING_ONLY_QUOTES:
+                break
+        return out

@@ -253,6 +253,9 @@ INTENT_HEADING_BONUS = 0.35  # rank bonus of a sentence under a heading of the a
 WANTS_NUMBER = re.compile(
     VALUE_QUESTION.pattern + r"|\bwhen\b|\bvalues?\b|\bwhat (?:year|month|day|date|time)\b|언제|며칠|몇|"
     r"何时|什么时候|几月|哪年|哪一年")
+# partial answers (chosen, not tuned: 2026-12-02): at most this many sentences of documents in another language than
+# the question, matched by meaning only (the search of the other languages), listed as unconfirmed candidates
+MEANING_ONLY_QUOTES = 2
 SEMANTIC_RANK_WEIGHT = 0.3  # answer sentences: semantic match added to every sentence's rank (ties, paraphrases)
 VALUE_BONUS = 0.15  # answer sentences: a number, when the question asks for a value (몇 / how many / 多少)
 # answer sentences (pre-existing, tuned on sample_docs): a further sentence must add a key term and rank >= this; a
