@@ -41,7 +41,7 @@ else
        "install openjdk-17-jdk-headless and maven to run them" >&2
 fi
 
-# The offline engine on documents it was never tuned on (issue 8; scripts/eval_gate.sh): no regression on two frozen
+# The offline engine on documents it was never tuned on (issue 8; scripts/eval_gate.sh): no regression on six frozen
 # held-out corpora, and none on the sample set (its training figures). About a minute. RAG_SKIP_EVAL_GATE=1 skips it
 # on a developer's machine; never under CI. It runs first so that pytest's summary stays the last word.
 gate_rc=0

@@ -4,6 +4,8 @@
 START → classify ─direct→ direct_generate → END
             └─vector|graph|web→ retrieve_<s> → grade_documents → evaluate_context
 evaluate_context ─quality ≥ threshold→ generate → END
+                 ├─vector fell short, other languages in the KB (once)→ rewrite_query → retrieve_vector
+                 │     (the same question, only the documents in another language: ``other_languages_to_search``)
                  ├─budget left, untried strategy (vector→graph→web)→ re_route → retrieve_<next>
                  ├─budget left, all tried→ rewrite_query → retrieve_<same>
                  └─budget exhausted or repetition→ partial_answer → END
