@@ -103,7 +103,12 @@ def test_search_of_the_other_languages_returns_only_them(tool):
     other = tool.run(QUESTION, 2, exclude_language="en")
     assert other and all(dominant_language(d.text) != "en" for d in other)
     assert other[0].source == "swimming_pool_ko.md"
-    assert other[0].metadata["dense_rank"] is None or other[0].metadata["sentence_rank"] is not None
+    # ranked by the sentence and name channels only (no dense or BM25 rank), yet the grader gets its similarity
+    for doc in other:
+        meta = doc.metadata
+        assert meta["dense_rank"] is None and meta["bm25_rank"] is None
+        assert meta["sentence_rank"] is not None or meta["name_rank"] is not None
+        assert meta["dense_similarity"] > 0
     rest = tool.run(QUESTION, 2, exclude_language="en", exclude_ids=[other[0].id])
     assert other[0].id not in {d.id for d in rest} and all(dominant_language(d.text) == "ko" for d in rest)
 

@@ -262,6 +262,8 @@ class VectorTool:
         self._index_revision: int | None = None
         self._lock = threading.Lock()
         self.last_update: dict[str, Any] = {}  # what the latest BM25 catch-up did (for the bench and tests)
+        self._chunk_languages: dict[str, str] = {}  # chunk id -> textutil.dominant_language of its text
+        self._languages: tuple[int, dict[str, int]] | None = None  # (revision, chunks per language)
 
     def available(self) -> tuple[bool, str]:
         try:
@@ -364,16 +366,14 @@ class VectorTool:
         """How many committed chunks are written mostly in each script language ('en' / 'ko' / 'zh';
         ``textutil.dominant_language``), for the agent's decision to search the other languages."""
         revision = self.kb.revision()
-        cached = getattr(self, "_languages", None)
-        if cached is not None and cached[0] == revision:
-            return dict(cached[1])
-        index = self._bm25(revision)
-        counts = Counter(self._chunk_language(c) for c, ok in zip(index.chunks, index._alive) if ok)
-        self._languages = (revision, dict(counts))
-        return dict(counts)
+        if self._languages is None or self._languages[0] != revision:
+            index = self._bm25(revision)
+            counts = Counter(self._chunk_language(c) for c, ok in zip(index.chunks, index._alive) if ok)
+            self._languages = (revision, dict(counts))
+        return dict(self._languages[1])
 
     def _chunk_language(self, chunk: Chunk) -> str:
-        cache = self.__dict__.setdefault("_chunk_languages", {})
+        cache = self._chunk_languages
         if chunk.chunk_id not in cache:
             if len(cache) > 200000:
                 cache.clear()
@@ -397,27 +397,27 @@ class VectorTool:
             n = max(CANDIDATES, top_k * 5)
             query_vector = self.kb.embedder.embed_query(query)
             # a chunk of an uncommitted document (an ingest in progress, or interrupted) is never returned
-            dense = [(c, sim) for c, sim in store.dense_query(query_vector, n) if c.doc_id in committed]
             index = self._bm25(revision)
-            sparse = index.search(query, n)
-            scope = n if exclude_language is None else len(index.chunks)  # the whole ranking, to filter it
-            sentence = self._sentence_channel(query_vector, committed, index, scope, revision)
             keys = query_keys(query)
-            names = (self._names.search_tokens(keys, NAME_CANDIDATES if exclude_language is None else scope)
-                     if keys and self._names is not None else [])
-            if exclude_language is not None:
+            if exclude_language is None:
+                dense = [(c, sim) for c, sim in store.dense_query(query_vector, n) if c.doc_id in committed]
+                sparse = index.search(query, n)
+                sentence = self._sentence_channel(query_vector, committed, index, n, revision)
+                names = (self._names.search_tokens(keys, NAME_CANDIDATES) if keys and self._names is not None
+                         else [])
+            else:  # only the two channels fair across languages: dense cosines favour the question's language
+                # and BM25 matches words of its script; both rankings are read whole, then filtered
                 skip = set(exclude_ids)
 
                 def keep(chunk: Chunk) -> bool:
                     return chunk.chunk_id not in skip and self._chunk_language(chunk) != exclude_language
 
-                dense = [(c, sim) for c, sim in dense if keep(c)]
-                sparse = []  # BM25 matches words of the question's own script only
-                sentence = [row for row in sentence if keep(row[0])][:n]
-                names = [row for row in names if keep(row[0])][:NAME_CANDIDATES]
-                dense_weight = 0.0  # dense cosines favour the question's language: only the fair channels rank
-            else:
-                dense_weight = 1.0
+                every = len(index.chunks)
+                dense, sparse = [], []
+                sentence = [row for row in self._sentence_channel(query_vector, committed, index, every, revision)
+                            if keep(row[0])][:n]
+                names = ([row for row in self._names.search_tokens(keys, every) if keep(row[0])][:NAME_CANDIDATES]
+                         if keys and self._names is not None else [])
         except RagError as exc:
             raise ToolUnavailable(str(exc)) from exc
         except Exception as exc:
@@ -427,7 +427,7 @@ class VectorTool:
         for rank, (chunk, sim) in enumerate(dense, start=1):
             entry = fused.setdefault(chunk.chunk_id, {"chunk": chunk, "score": 0.0})
             entry.update(dense_similarity=sim, dense_rank=rank)
-            entry["score"] += dense_weight / (RRF_K + rank)
+            entry["score"] += 1.0 / (RRF_K + rank)
         for rank, (chunk, bm25) in enumerate(sparse, start=1):
             entry = fused.setdefault(chunk.chunk_id, {"chunk": chunk, "score": 0.0})
             entry.update(bm25_score=bm25, bm25_rank=rank)
@@ -440,8 +440,6 @@ class VectorTool:
             entry = fused.setdefault(chunk.chunk_id, {"chunk": chunk, "score": 0.0})
             entry.update(name_score=score, name_rank=rank)
             entry["score"] += NAME_WEIGHT / (RRF_K + rank)
-        if exclude_language is not None:  # a chunk only the dense ranking found carries no fair evidence
-            fused = {k: e for k, e in fused.items() if e["score"] > 0}
         best = sorted(fused.values(), key=lambda e: (-e["score"], e["chunk"].chunk_id))[:top_k]
 
         missing = [e["chunk"].chunk_id for e in best if "dense_similarity" not in e]
