@@ -17,6 +17,19 @@ def test_korean_particles_and_endings_are_stripped():
     assert strip_korean("아이") == "아이"  # one syllable left would be too little: "이" is kept
 
 
+def test_spoken_korean_endings_are_stripped():
+    # spoken particles and endings of typed questions: 엔 (= 에는), 이랑 / 랑 (= 와), 인데, 이었죠, 였나요
+    assert strip_korean("병원엔") == "병원"
+    assert strip_korean("대학이랑") == "대학"
+    assert strip_korean("세온대랑") == "세온대"
+    assert strip_korean("소속인데") == "소속"
+    assert strip_korean("도스였나요") == "도스"
+    assert strip_korean("담당이었죠") == "담당"
+    # a two-syllable word that only ends like a particle keeps its last syllable
+    assert strip_korean("사랑") == "사랑" and strip_korean("파랑") == "파랑"
+    assert key_terms("중국 대학이랑 맺은 협약, 언제까지 유효해?")[:2] == ["중국", "대학"]
+
+
 def test_korean_compounds_meet_their_parts_through_bigrams():
     assert "분석" in tokenize("형태소분석기를 사용한다")
     assert "분석" in tokenize("분석 결과")

@@ -17,9 +17,11 @@ from rag.engines.offline.text import (_HAN, _HANGUL, _contains_phrase, _doc_text
                                       _is_required, _norm)
 from rag.engines.offline.vocabulary import GLOSSARY, SYNONYMS
 from rag.romanize import cross_script_match, document_keys
+from rag.sinokorean import canonical, han_readings, han_term_key
 from rag.textutil import key_terms, tokenize
 from rag.types import Retrieved
 
+SINO_KOREAN = "via Sino-Korean reading"  # Coverage.how of a term found through rag.sinokorean
 _KO_UNITS = frozenset("년 월 일 개 명 번 회 시 분 초".split())  # language: counters after a number
 
 
@@ -48,6 +50,7 @@ class _Text:
         self.norm = _norm(text)
         self.tokens = set(tokenize(text))
         self._names: set[str] | None = None
+        self._sino: tuple[set[str], str] | None = None
 
     @property
     def names(self) -> set[str]:
@@ -55,6 +58,34 @@ class _Text:
         if self._names is None:
             self._names = set(document_keys(self.raw))
         return self._names
+
+    @property
+    def sino(self) -> tuple[set[str], str]:
+        """(canonical forms of the Hangul tokens, canonical readings of the Chinese runs), made on first use
+        (``rag.sinokorean``)."""
+        if self._sino is None:
+            self._sino = ({canonical(t) for t in self.tokens if _HANGUL.search(t)},
+                          han_readings(self.norm) if _HAN.search(self.norm) else "")
+        return self._sino
+
+    def sino_korean(self, term: str) -> tuple[float, str]:
+        """(credit, reading) for a Chinese term in a Korean text or a Korean term in a Chinese text, through the
+        Sino-Korean reading of the Chinese characters: 1.0 for the whole term, 0.5 for 2 of 3 syllable pairs of a
+        longer Korean term (격리병동 ↔ 隔离病房)."""
+        hangul_tokens, readings = self.sino
+        if _HAN.search(term):
+            key = han_term_key(term)
+            return (1.0, key) if len(key) >= 2 and key in hangul_tokens else (0.0, "")
+        if not readings or len(term) < 2 or not _HANGUL.fullmatch(term[0]):
+            return 0.0, ""
+        key = canonical(term)
+        if key in readings:
+            return 1.0, key
+        if len(key) >= 3:
+            grams = [key[i : i + 2] for i in range(len(key) - 1)]
+            if sum(1 for g in grams if g in readings) / len(grams) >= 0.66:
+                return 0.5, key
+        return 0.0, ""
 
     def match(self, term: str) -> tuple[float, str]:
         """(credit 0..1, how) for one key term: exact 1.0, glossary translation 1.0, partial Korean 0.5."""
@@ -75,6 +106,9 @@ class _Text:
         name = cross_script_match(term, self.names)  # a name written in the other script (rag.romanize)
         if name:
             return 1.0, f"via romanized '{name}'"
+        credit, key = self.sino_korean(term)  # 隔离 ↔ 격리 (rag.sinokorean)
+        if credit:
+            return credit, f"{SINO_KOREAN} '{key}'"
         if len(term) >= 3 and (_HANGUL.search(term) or _HAN.search(term)):
             grams = [term[i : i + 2] for i in range(len(term) - 1)]
             share = sum(1 for g in grams if g in self.norm) / len(grams)
@@ -89,6 +123,13 @@ class Coverage:
     credit: dict[str, float]
     how: dict[str, str]
     focus: set[str] | None = None  # terms of the asking clause; None: all terms
+
+    def as_written(self) -> "Coverage":
+        """The same coverage without the terms found only through the Sino-Korean reading (``SINO_KOREAN``): what
+        answer selection ranks by, as grading does; the reading still shows in grade reasons and partial answers."""
+        keep = {t for t, how in self.how.items() if not how.startswith(SINO_KOREAN)}
+        return Coverage(self.terms, {t: c for t, c in self.credit.items() if t in keep},
+                        {t: h for t, h in self.how.items() if t in keep}, self.focus)
 
     @property
     def content_terms(self) -> list[str]:
@@ -263,7 +304,11 @@ def checkable_terms(terms: Sequence[str], question: str, text: str, cov: Coverag
     scripts = text_scripts(text)
     out: list[str] = []
     for t in terms:
-        if cov.credit.get(t, 0.0) > 0 or _is_number(t):
+        # a Chinese word found in Hangul by its reading (or a Korean word in Chinese characters) is evidence of its
+        # own, but it does not make the text one written in the question's script: the grade weighs such a text by
+        # meaning as before (weighing the reading as lexical evidence made more confident wrong answers on the dev
+        # corpora, docs/evaluation.md, fifth round)
+        if (cov.credit.get(t, 0.0) > 0 and not cov.how.get(t, "").startswith(SINO_KOREAN)) or _is_number(t):
             ok = True
         elif _HANGUL.search(t):
             ok = "ko" in scripts

@@ -169,7 +169,7 @@ class EvidenceSelector:
         evidence = self.sentence_evidence(question, docs)
         ranked: list[Candidate] = []
         for pos, (doc, ev) in enumerate(zip(docs, evidence)):
-            doc_cov = coverage_of(terms, doc.text)
+            doc_cov = coverage_of(terms, doc.text).as_written()
             items = _list_items(doc.text)
             titles = _title_lines(doc.text)
             numbered = _numbered_items(doc.text)
@@ -180,7 +180,7 @@ class EvidenceSelector:
                 # a cause / procedure / comparison question reads a sentence with its headings (the document's
                 # title names the event, the section says "Root cause")
                 scoped_text = f"{unit.heading}\n{unit.text}" if intents and unit.heading else unit.text
-                cov = coverage_of(terms, scoped_text)
+                cov = coverage_of(terms, scoped_text).as_written()
                 lex = _score_over(cov, check)
                 sem = float(ev.scores[j])
                 rank = share * lex + (1 - share) * sem + SEMANTIC_RANK_WEIGHT * sem
