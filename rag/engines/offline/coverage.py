@@ -26,6 +26,22 @@ _KO_UNITS = frozenset("년 월 일 개 명 번 회 시 분 초".split())  # lang
 
 
 @lru_cache(maxsize=1)
+def _english_stemmer():
+    import snowballstemmer  # the Snowball (Porter 2) English stemmer
+
+    return snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=50000)
+def english_stem(word: str) -> str:
+    """The Snowball stem of one lowercase English word ("instruments" → "instrument", "autoclaved" → "autoclav")."""
+    return _english_stemmer().stemWord(word)
+
+
+_STEMMABLE = re.compile(r"[a-z]{4,}")
+
+
+@lru_cache(maxsize=1)
 def _glossary_index() -> dict[str, list[str]]:
     """normalised form -> its other-language forms, in glossary order (built once)."""
     index: dict[str, list[str]] = {}
@@ -51,6 +67,14 @@ class _Text:
         self.tokens = set(tokenize(text))
         self._names: set[str] | None = None
         self._sino: tuple[set[str], str] | None = None
+        self._stems: set[str] | None = None
+
+    @property
+    def stems(self) -> set[str]:
+        """English stems of the text's Latin words, made on first use."""
+        if self._stems is None:
+            self._stems = {english_stem(t) for t in self.tokens if _STEMMABLE.fullmatch(t)}
+        return self._stems
 
     @property
     def names(self) -> set[str]:
@@ -103,6 +127,8 @@ class _Text:
                     return 1.0, f"via '{other}'"
             elif _contains_phrase(self.norm, other):
                 return 1.0, f"via '{other}'"
+        if _STEMMABLE.fullmatch(term) and english_stem(term) in self.stems:  # "instruments" ↔ "instrument"
+            return 1.0, f"via stem '{english_stem(term)}'"
         name = cross_script_match(term, self.names)  # a name written in the other script (rag.romanize)
         if name:
             return 1.0, f"via romanized '{name}'"
