@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+PARTIAL_SHARE = 0.66  # of a Korean compound's syllable pairs (2 of 3); not tuned
 _HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _SYLLABLE_BASE, _SYLLABLE_LAST = 0xAC00, 0xD7A3
 _VOWELS_PER_INITIAL = 21 * 28
@@ -99,3 +100,32 @@ def han_term_key(term: str) -> str:
 def han_readings(text: str) -> str:
     """The canonical readings of the text's Chinese runs, one per run, space-separated ("" without Chinese)."""
     return " ".join(reading(run) for run in _HAN_RUN.findall(text))
+
+
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+class SinoKoreanText:
+    """A text prepared for Sino-Korean matching: the canonical forms of its Hangul tokens and the canonical readings of
+    its Chinese runs (each made once)."""
+
+    def __init__(self, tokens: set[str], norm: str) -> None:
+        self.hangul = {canonical(t) for t in tokens if _HANGUL.search(t)}
+        self.readings = han_readings(norm) if _HAN_RUN.search(norm) else ""
+
+    def match(self, term: str) -> tuple[float, str]:
+        """(credit, reading) of a Chinese term in a Korean text or a Korean term in a Chinese text: 1.0 for the whole
+        term, 0.5 when 2 of 3 syllable pairs of a longer Korean term are read there (격리병동 ↔ 隔离病房)."""
+        if _HAN_RUN.search(term):
+            key = han_term_key(term)
+            return (1.0, key) if len(key) >= 2 and key in self.hangul else (0.0, "")
+        if not self.readings or len(term) < 2 or not _HANGUL.fullmatch(term[0]):
+            return 0.0, ""
+        key = canonical(term)
+        if key in self.readings:
+            return 1.0, key
+        if len(key) >= 3:
+            grams = [key[i : i + 2] for i in range(len(key) - 1)]
+            if sum(1 for g in grams if g in self.readings) / len(grams) >= PARTIAL_SHARE:
+                return 0.5, key
+        return 0.0, ""

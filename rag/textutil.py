@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _TOKEN_RE = re.compile(
     r"(?P<latin>[a-z0-9]+(?:[-_.][a-z0-9]+)*)"
@@ -86,6 +87,23 @@ _KO_WEAK_SINGLE = frozenset("년 월 일 개 명 번 회 시 분 초 곳 점 및
 
 STOP_WORDS = STOP_WORDS_EN | STOP_WORDS_KO | STOP_WORDS_ZH
 QUESTION_WORDS = QUESTION_WORDS_EN | QUESTION_WORDS_KO | QUESTION_WORDS_ZH
+
+
+STEMMABLE = re.compile(r"[a-z]{4,}")  # English words long enough to stem
+
+
+@lru_cache(maxsize=1)
+def _english_stemmer():
+    import snowballstemmer  # the Snowball (Porter 2) English stemmer
+
+    return snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=50000)
+def english_stem(word: str) -> str:
+    """The Snowball stem of one lowercase English word ("instruments" → "instrument", "autoclaved" → "autoclav"); key-term
+    coverage compares stems when the words differ (BM25 tokens stay unstemmed)."""
+    return _english_stemmer().stemWord(word)
 
 
 def _normalize(text: str) -> str:
@@ -235,6 +253,24 @@ def key_terms(text: str) -> list[str]:
 
 
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+# English abbreviations that end in a dot inside a sentence ("led by Dr. Sungho Yoon", "Prof. Moon", "e.g. a table"):
+# no sentence ends there (language, not tuned; single initials are left out: "Plan B." ends a sentence)
+_ABBREVIATION_RE = re.compile(
+    r"(?:^|[\s(\[\"'“‘])(?:Dr|Prof|Mr|Mrs|Ms|Mx|St|Jr|Sr|Mt|Rev|Gen|Capt|Col|Lt|Sgt|No|Nos|vs|etc|approx|incl|"
+    r"Inc|Ltd|Co|Corp|Dept|Univ|Fig|Figs|Vol|pp|ca|cf|e\.g|i\.e|Ph\.D)\.$")
+
+
+def _split_block(block: str) -> list[str]:
+    """One block's sentences: cut at each sentence end that does not follow an abbreviation."""
+    parts: list[str] = []
+    start = 0
+    for m in _SENTENCE_END_RE.finditer(block):
+        if block[m.start() - 1 : m.start()] == "." and _ABBREVIATION_RE.search(block[start : m.start()]):
+            continue
+        parts.append(block[start : m.start()])
+        start = m.end()
+    parts.append(block[start:])
+    return parts
 _BLOCK_START_RE = re.compile(r"^\s*(?:[#>|]|[-*+•·]\s|\d+[.)]\s|[A-Za-z가-힣]{1,12}:\s*$)")
 _LINE_END_RE = re.compile(r"[.!?。！？:：]\s*$")
 
@@ -279,7 +315,7 @@ def split_sentences(text: str) -> list[str]:
     always end a sentence. "v1.5" and "3.14" are not split."""
     out: list[str] = []
     for block in _blocks(text):
-        out.extend(p.strip() for p in _SENTENCE_END_RE.split(block) if p and p.strip())
+        out.extend(p.strip() for p in _split_block(block) if p and p.strip())
     return out
 
 

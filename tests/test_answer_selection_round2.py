@@ -129,6 +129,23 @@ def test_a_title_line_ranks_below_the_sentences_under_it(settings):
     assert "2026年4月3日" in _conclusion(answer) or "华氏度" in _conclusion(answer), answer.text
 
 
+PENSION_TXT = ("Hillside Pet Hotel\n\n"
+               "DAY CARE\n"
+               "Dogs can stay for the day from 8 am to 7 pm for 20,000 KRW.\n\n"
+               "HOLIDAY STAYS\n"
+               "While owners travel, small dogs stay for 35,000 KRW per night, for up to 21 nights.\n")
+
+
+def test_a_heading_in_capitals_is_a_title_even_without_a_blank_line_under_it(settings):
+    engine = OfflineEngine(settings, clock=lambda: date(2026, 12, 1))
+    question = "How many nights can my small dog stay while I travel on holiday?"
+    terms, _ = question_terms(question)
+    ranked = engine._rank_sentences(question, terms, [_doc(0, "hotel.txt", PENSION_TXT)])
+    assert next(c for c in ranked if c.text == "HOLIDAY STAYS").title
+    answer = _answer(settings, question, {"hotel.txt": PENSION_TXT})
+    assert "21 nights" in _conclusion(answer) and "HOLIDAY STAYS" not in _conclusion(answer), answer.text
+
+
 RULES_KO = ("스튜디오 이용 규정\n\n"
             "- 회원 1인당 한 번에 최대 3시간까지 예약할 수 있다.\n"
             "- 예약은 하루에 한 번만 할 수 있다.\n"

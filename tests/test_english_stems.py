@@ -7,7 +7,8 @@ from datetime import date
 import pytest
 
 from rag.engines.offline import OfflineEngine
-from rag.engines.offline.coverage import coverage_of, english_stem
+from rag.engines.offline.coverage import coverage_of
+from rag.textutil import english_stem
 from rag.variants import run_question
 
 TEXTS = {

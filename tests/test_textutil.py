@@ -85,3 +85,9 @@ def test_normalize_query_ignores_case_punctuation_and_particles():
     assert normalize_query("카카오는 어디에 있나요?") == normalize_query("카카오  어디 있나요")
     assert normalize_query("Where is Helix Labs?") == normalize_query("where is helix labs")
     assert normalize_query("Where is Helix Labs?") != normalize_query("Where is Orion-3?")
+
+
+def test_abbreviations_do_not_end_a_sentence():
+    text = "The Research Computing Group is led by Dr. Sungho Yoon. Ask Prof. Moon, e.g. by mail. Plan B. Then go."
+    assert split_sentences(text) == ["The Research Computing Group is led by Dr. Sungho Yoon.",
+                                     "Ask Prof. Moon, e.g. by mail.", "Plan B.", "Then go."]

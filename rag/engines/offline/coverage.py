@@ -17,28 +17,12 @@ from rag.engines.offline.text import (_HAN, _HANGUL, _contains_phrase, _doc_text
                                       _is_required, _norm)
 from rag.engines.offline.vocabulary import GLOSSARY, SYNONYMS
 from rag.romanize import cross_script_match, document_keys
-from rag.sinokorean import canonical, han_readings, han_term_key
-from rag.textutil import key_terms, tokenize
+from rag.sinokorean import SinoKoreanText
+from rag.textutil import STEMMABLE, english_stem, key_terms, tokenize
 from rag.types import Retrieved
 
 SINO_KOREAN = "via Sino-Korean reading"  # Coverage.how of a term found through rag.sinokorean
 _KO_UNITS = frozenset("년 월 일 개 명 번 회 시 분 초".split())  # language: counters after a number
-
-
-@lru_cache(maxsize=1)
-def _english_stemmer():
-    import snowballstemmer  # the Snowball (Porter 2) English stemmer
-
-    return snowballstemmer.stemmer("english")
-
-
-@lru_cache(maxsize=50000)
-def english_stem(word: str) -> str:
-    """The Snowball stem of one lowercase English word ("instruments" → "instrument", "autoclaved" → "autoclav")."""
-    return _english_stemmer().stemWord(word)
-
-
-_STEMMABLE = re.compile(r"[a-z]{4,}")
 
 
 @lru_cache(maxsize=1)
@@ -66,14 +50,14 @@ class _Text:
         self.norm = _norm(text)
         self.tokens = set(tokenize(text))
         self._names: set[str] | None = None
-        self._sino: tuple[set[str], str] | None = None
+        self._sino: SinoKoreanText | None = None
         self._stems: set[str] | None = None
 
     @property
     def stems(self) -> set[str]:
         """English stems of the text's Latin words, made on first use."""
         if self._stems is None:
-            self._stems = {english_stem(t) for t in self.tokens if _STEMMABLE.fullmatch(t)}
+            self._stems = {english_stem(t) for t in self.tokens if STEMMABLE.fullmatch(t)}
         return self._stems
 
     @property
@@ -84,32 +68,12 @@ class _Text:
         return self._names
 
     @property
-    def sino(self) -> tuple[set[str], str]:
-        """(canonical forms of the Hangul tokens, canonical readings of the Chinese runs), made on first use
-        (``rag.sinokorean``)."""
+    def sino(self) -> SinoKoreanText:
+        """The text's Hangul tokens and Chinese runs in the canonical reading (``rag.sinokorean``), made on first
+        use."""
         if self._sino is None:
-            self._sino = ({canonical(t) for t in self.tokens if _HANGUL.search(t)},
-                          han_readings(self.norm) if _HAN.search(self.norm) else "")
+            self._sino = SinoKoreanText(self.tokens, self.norm)
         return self._sino
-
-    def sino_korean(self, term: str) -> tuple[float, str]:
-        """(credit, reading) for a Chinese term in a Korean text or a Korean term in a Chinese text, through the
-        Sino-Korean reading of the Chinese characters: 1.0 for the whole term, 0.5 for 2 of 3 syllable pairs of a
-        longer Korean term (격리병동 ↔ 隔离病房)."""
-        hangul_tokens, readings = self.sino
-        if _HAN.search(term):
-            key = han_term_key(term)
-            return (1.0, key) if len(key) >= 2 and key in hangul_tokens else (0.0, "")
-        if not readings or len(term) < 2 or not _HANGUL.fullmatch(term[0]):
-            return 0.0, ""
-        key = canonical(term)
-        if key in readings:
-            return 1.0, key
-        if len(key) >= 3:
-            grams = [key[i : i + 2] for i in range(len(key) - 1)]
-            if sum(1 for g in grams if g in readings) / len(grams) >= 0.66:
-                return 0.5, key
-        return 0.0, ""
 
     def match(self, term: str) -> tuple[float, str]:
         """(credit 0..1, how) for one key term: exact 1.0, glossary translation 1.0, partial Korean 0.5."""
@@ -127,12 +91,12 @@ class _Text:
                     return 1.0, f"via '{other}'"
             elif _contains_phrase(self.norm, other):
                 return 1.0, f"via '{other}'"
-        if _STEMMABLE.fullmatch(term) and english_stem(term) in self.stems:  # "instruments" ↔ "instrument"
+        if STEMMABLE.fullmatch(term) and english_stem(term) in self.stems:  # "instruments" ↔ "instrument"
             return 1.0, f"via stem '{english_stem(term)}'"
         name = cross_script_match(term, self.names)  # a name written in the other script (rag.romanize)
         if name:
             return 1.0, f"via romanized '{name}'"
-        credit, key = self.sino_korean(term)  # 隔离 ↔ 격리 (rag.sinokorean)
+        credit, key = self.sino.match(term)  # 隔离 ↔ 격리 (rag.sinokorean)
         if credit:
             return credit, f"{SINO_KOREAN} '{key}'"
         if len(term) >= 3 and (_HANGUL.search(term) or _HAN.search(term)):

@@ -365,3 +365,6 @@ TABLE_MAX_ROWS = 8  # a table header row chosen as evidence: the rows under it q
 # semantic match is filled by this share of what it lacks (meaning + value agree: the sentence says what is asked)
 TYPED_MIN_SEMANTIC = 0.5
 TYPED_CONFIRM_FILL = 0.5
+# A plain-text heading in capitals ("HOLIDAY BOARDING") after a blank line is a title line even when its paragraph
+# follows without a blank line (answer selection never quotes it as the answer). Not tuned: a heading is short.
+CAPITAL_HEADING_MAX = 60  # characters
