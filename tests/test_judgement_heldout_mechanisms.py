@@ -92,6 +92,8 @@ def test_korean_question_over_a_chinese_document_with_korean_names_is_not_reject
     ("What was the root cause of the outage?", ""),  # a cause question is answered by a section
     ("What is the purpose of the reranker?", ""),  # not a value question
     ("How many days can a loan be extended?", ""),  # "days" is the unit of the answer
+    ("공연 당일 극장엔 몇 시까지 가야 돼?", ""),  # 극장엔 (= 극장에는) names where, not what is asked
+    ("주차장에서 한 시간에 얼마 내요?", ""),
 ])
 def test_asked_attribute(question, attribute):
     assert asked_attribute(question) == attribute

@@ -331,6 +331,11 @@ def _asks_intent(low: str) -> bool:
     return any(re.search(cue, low) for cue in INTENT_CUES.values()) or bool(PROCEDURE_QUESTION.search(low))
 
 
+# a Korean noun in the locative / directional / time case (에, 에서, 엔, 에는, 까지, 부터, 으로, 한테) names where or when,
+# never the attribute a value question asks for (language, not tuned)
+_KO_PLACE_OR_TIME_CASE = re.compile(r"[가-힣](?:에서는|에서|에는|에도|엔|에게|한테|까지|부터|으로|에)[,.]?$")
+
+
 def _attribute_word(word: str) -> str:
     terms = [t for t in (_stem(t) for t in key_terms(word)) if t]
     return terms[-1] if terms else ""
@@ -351,6 +356,8 @@ def asked_attribute(question: str) -> str:
             words = q[: m.end(1)].split()
             # "관람객 수는 몇 명": a counter word ("수") names the unit, the noun before it the attribute
             for w in reversed(words[-2:]):
+                if _KO_PLACE_OR_TIME_CASE.search(w):
+                    break  # "병원엔 몇 시까지": a place or time adverbial before the question word; no attribute
                 t = _attribute_word(w)
                 if t and t not in ATTRIBUTE_SKIP and len(t) >= 2:
                     candidates.append(t)
