@@ -107,6 +107,10 @@ KNOWN = ["HOW", "Museum", "Beacon", "Omar Reyes", "Lakeside Observatory", "StarM
     ("Where did Omar Reyes work before joining Lakeside Observatory?", "vector"),
     ("Who leads the team that built Beacon?", "graph"),
     ("开发 StarMap 的团队由谁领导？", "graph"),
+    # two relations asked one after the other, the first thing described rather than named: a chain
+    ("扫描门票的那个系统是哪个组开发的？组长是谁？", "graph"),
+    ("StarMap이 쓰는 시스템, 그거 만든 그룹 리더가 누구야?", "graph"),
+    ("팀장이 개발한 시스템은 하루에 몇 번 백업돼?", "vector"),  # two relation words, but a value is asked
 ])
 def test_routes(engine, question, route):
     decision = engine.classify(question, KNOWN)

@@ -103,6 +103,9 @@ class Router:
             relation.append(CHAIN_PATTERN.search(question).group(0).strip())
         if HOW_CONNECTED.search(q):
             relation.append(HOW_CONNECTED.search(q).group(0))
+        if len(slots) >= 2 and not VALUE_QUESTION.search(q):
+            # "…를 만든 그룹의 리더는?", "是哪个组开发的？组长是谁？": two relations asked one after the other, a chain
+            relation.append("chain of asked relations (" + " → ".join(sorted(slots)) + ")")
         if relation and not hop and not CHAIN_PATTERN.search(question) and "procedure" in question_intents(question):
             # "how do I …", "어떻게 신청하나요", "怎么申请": the steps are written in a document, whatever relation word
             # ("담당", "how is") the question also holds
