@@ -204,3 +204,19 @@ def test_asked_value_from_a_confirmed_document_beats_one_from_an_ambiguous_docum
     answer = engine.generate("录音设备的数据由哪个小组负责？负责人是谁？", docs, grades, "answer")
     assert "李明华" in answer.text, answer.text
     assert "赵雅琪" not in answer.text, answer.text
+
+
+POOL_EN = ("# Swimming pool\n\n"
+           "The pool is next to the gym on the ground floor.\n"
+           "On weekdays the pool opens at 6 am and closes at 10 pm.\n")
+
+
+def test_a_partial_answer_shows_each_term_in_its_best_ranked_sentence(settings):
+    # "pool" is first named in an aside; the sentence that also speaks of weekdays is the one to show
+    engine = OfflineEngine(settings, clock=lambda: date(2026, 12, 1))
+    doc = _doc(0, "pool.md", POOL_EN)
+    answer = engine.generate("What is the chlorine level of the pool on weekdays?", [doc],
+                             [Grade("ambiguous", 0.5, "test")], "partial")
+    assert "On weekdays the pool opens at 6 am" in answer.text, answer.text
+    assert "next to the gym" not in answer.text and "- Swimming pool" not in answer.text, answer.text  # nor the title
+    assert "'chlorine'" in answer.text  # still said as not found

@@ -248,9 +248,13 @@ class Answerer:
         terms, _ = question_terms(question)
         found: list[tuple[str, int, str]] = []
         missing: list[str] = []
+        # each key term is shown in the sentence answer selection ranks best among those that contain it (not the
+        # first one in document order, often an aside that merely names it); else the first sentence that does
+        ranked = self._rank_sentences(question, terms, pool) if pool else []
         for t in terms:
-            hit = None
-            for pos, doc in enumerate(pool):
+            hit = next(((t, c.pos, _clean_sentence(c.text)) for c in ranked
+                        if not c.title and coverage_of([t], c.text).credit[t] > 0), None)
+            for pos, doc in enumerate(pool if hit is None else ()):
                 for sentence in _sentences(doc.text):
                     if coverage_of([t], sentence).credit[t] > 0:
                         hit = (t, pos, _clean_sentence(sentence))
