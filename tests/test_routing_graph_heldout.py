@@ -43,6 +43,8 @@ def triples(text: str) -> set[tuple[str, str, str]]:
     # Chinese: 由…负责 with a person, 由…开发, the unit's person
     ("观测组由台长王志远（Zhiyuan Wang）负责。", ("王志远", "leads", "观测组")),
     ("StarMap 由数据服务组开发。", ("StarMap", "developed_by", "数据服务组")),
+    # English: an honorific is not part of the name, and "Dr." does not end the sentence
+    ("Dr. Mira Chen (陈米拉) belongs to the Field Systems Team.", ("Mira Chen", "belongs_to", "Field Systems Team")),
     ("数据服务组的李娜（Na Li）负责夜间值班。", ("李娜", "belongs_to", "数据服务组")),
 ])
 def test_general_patterns_give_the_relation(text, expected):

@@ -29,6 +29,8 @@ _ACRONYM_STOP = frozenset(
     ms MS AM PM USA US UK EU""".split()
 )
 
+# language: honorifics before a name ("Dr. Hyunwoo Bae"): not part of the name, and alone they name nobody
+_HONORIFICS = frozenset("Dr Prof Mr Mrs Ms Mx Rev Capt Sir Dame".split())
 # language: job titles; "Executive Director of X" names X, and a title alone names nobody
 _TITLE_WORDS = frozenset("""director directors head chief executive managing deputy general senior vice president chair
     chairman chairwoman chairperson manager lead leader founder co-founder officer principal dean ceo cto cfo coo
@@ -56,6 +58,7 @@ def _latin_mentions(sentence: str, known_names: frozenset[str] = frozenset()) ->
         words = text.split()
         # drop leading sentence starters ("The Apex model" -> "Apex")
         while words and (words[0].lower() in _SENTENCE_STARTERS or words[0] in _ACRONYM_STOP
+                         or words[0].rstrip(".") in _HONORIFICS
                          or words[0] in ("of", "for", "de", "du", "la", "von", "van")):
             start += len(words[0]) + (len(text[len(words[0]):]) - len(text[len(words[0]):].lstrip()))
             text = text[len(words[0]):].lstrip()
