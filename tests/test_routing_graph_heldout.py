@@ -44,7 +44,8 @@ def triples(text: str) -> set[tuple[str, str, str]]:
     ("观测组由台长王志远（Zhiyuan Wang）负责。", ("王志远", "leads", "观测组")),
     ("StarMap 由数据服务组开发。", ("StarMap", "developed_by", "数据服务组")),
     # English: an honorific is not part of the name, and "Dr." does not end the sentence
-    ("Dr. Mira Chen (陈米拉) belongs to the Field Systems Team.", ("Mira Chen", "belongs_to", "Field Systems Team")),
+    ("- **Gate Team** (게이트팀): led by Dr. Omar Reyes (오마르). It runs the scanners at the north entrance. "
+     "Dr. Mira Chen (陈米拉) belongs to the Gate Team.", ("Mira Chen", "belongs_to", "Gate Team")),
     ("数据服务组的李娜（Na Li）负责夜间值班。", ("李娜", "belongs_to", "数据服务组")),
 ])
 def test_general_patterns_give_the_relation(text, expected):
