@@ -25,6 +25,7 @@ HELDOUT_C=eval_sets/heldout_c_vet_clinics  # the third, written before the 2026-
 HELDOUT_D=eval_sets/heldout_d_university_lab  # the fourth, written after the 2026-12-01 engine code was fixed
 HELDOUT_E=eval_sets/heldout_e_citrus_coop  # the fifth and sixth, written before the 2026-12-02 round and run once, after
 HELDOUT_F=eval_sets/heldout_f_game_studio  # it (its aggregate figures only; nobody read their questions' results)
+HELDOUT_G=eval_sets/heldout_g_bakery_chain  # the seventh, written before the fifth round and run once after it
 SAMPLE_KB=$(mktemp -d -t rag-eval-gate-XXXXXX)
 trap 'rm -rf "$SAMPLE_KB"' EXIT
 
@@ -72,16 +73,22 @@ run_set() {  # run_set NAME: one question set with its gates
       # 2026-12-02: key-fact floors moved up with the agent's search of the other languages (partial answers now
       # quote what it matched by meaning there); heldout_c and heldout_d were dev sets of that round; heldout_e and
       # heldout_f, written before it, were run once after it and gate at about one question under those figures.
-      floors "$UNSEEN" 0.88 0.15 0.07 0.97 || return $?
-      floors "$HELDOUT_B" 0.79 0.22 0.08 0.97 || return $?
-      floors "$HELDOUT_C" 0.52 0.38 0.21 0.94 || return $?
-      floors "$HELDOUT_D" 0.33 0.42 0.39 0.83 || return $?
-      floors "$HELDOUT_E" 0.30 0.43 0.35 0.84 || return $?
-      floors "$HELDOUT_F" 0.61 0.48 0.24 0.91 ;;
+      # Fifth round (Sino-Korean readings, English stems, abbreviations, spoken Korean endings, chain routing): floors
+      # moved to about one question under the new figures. Three moved the other way, each by one question, and are
+      # kept on purpose (docs/evaluation.md, fifth round): B's silent floor (a stem match made one false abstention a
+      # silent failure), E's silent floor and F's key-fact floor.
+      floors "$UNSEEN" 0.90 0.15 0.07 0.97 || return $?
+      floors "$HELDOUT_B" 0.80 0.19 0.11 0.97 || return $?
+      floors "$HELDOUT_C" 0.64 0.36 0.17 0.96 || return $?
+      floors "$HELDOUT_D" 0.41 0.38 0.39 0.88 || return $?
+      floors "$HELDOUT_E" 0.39 0.40 0.37 0.84 || return $?
+      floors "$HELDOUT_F" 0.58 0.48 0.24 0.91 || return $?
+      floors "$HELDOUT_G" 0.57 0.37 0.28 0.85 ;;
     heldout_c) targets "$HELDOUT_C" ;;  # issue 8's targets on a held-out corpus (not met today: README "Evaluation")
     heldout_e) targets "$HELDOUT_E" ;;
     heldout_f) targets "$HELDOUT_F" ;;
-    *) echo "error: unknown set '$1' in EVAL_GATE_SETS (unseen, heldout_c, heldout_e, heldout_f, sample, paraphrases, ratchet)" >&2
+    heldout_g) targets "$HELDOUT_G" ;;
+    *) echo "error: unknown set '$1' in EVAL_GATE_SETS (unseen, heldout_c, heldout_e, heldout_f, heldout_g, sample, paraphrases, ratchet)" >&2
        return 2 ;;
   esac
 }
