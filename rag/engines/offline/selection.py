@@ -66,11 +66,17 @@ def _list_items(text: str) -> dict[str, int]:
 _SENTENCE_END = re.compile(r"[.!?。！？:：;；]\s*[\"'”’)）]*$")
 
 
+# the numbered article / chapter / section line of a regulation or an agreement (language: ko 제3조, zh 第三条,
+# en Article 3 / Section 3), a heading of the text under it
+_ARTICLE_HEADING = re.compile(r"^(?:제\s*\d+\s*[조항장절]|第\s*[\d一二三四五六七八九十百]+\s*[条章节款]|(?:Article|Section|Chapter)\s+\d+)"
+                              r"(?![\d.])")
+
+
 def _title_lines(text: str) -> set[str]:
     """The lines of a document that stand alone as a title or a section heading (plain text has no "#"): a line
     between blank lines (or the document's first line) with no sentence-final punctuation, not a list item or a
-    table row; or a short line in capitals after a blank line, the plain-text heading of the paragraph under it
-    ("HOLIDAY BOARDING"). Such a line names what follows; the sentences under it state the facts."""
+    table row; or a short line in capitals, or a numbered article / section line, after a blank line: the plain-text
+    heading of the paragraph under it ("HOLIDAY BOARDING", "제3조 (폐액)", "第二条 费用", "Article 4 Fees"). Such a line names what follows; the sentences under it state the facts."""
     lines = text.splitlines()
     out: set[str] = set()
     for k, raw in enumerate(lines):
@@ -80,7 +86,8 @@ def _title_lines(text: str) -> set[str]:
         before_blank = k == 0 or not lines[k - 1].strip()
         after_blank = k + 1 >= len(lines) or not lines[k + 1].strip()
         capitals = line.isupper() and len(line) <= CAPITAL_HEADING_MAX
-        if before_blank and (after_blank or capitals):
+        article = _ARTICLE_HEADING.match(line) is not None and len(line) <= CAPITAL_HEADING_MAX
+        if before_blank and (after_blank or capitals or article):
             out.add(" ".join(line.split()))
     return out
 
