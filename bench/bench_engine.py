@@ -18,7 +18,9 @@ What it measures, in one process and one run (machines are noisy: read the ratio
     once with today's ``OfflineEngine`` and once with the offline engine of an earlier commit (``--baseline-rev``,
     default: the last single-file ``rag/engines/offline.py``, before sentence-level judgement), loaded from git into
     this process; runs alternate between the two, and the ratio of mean wall times is the figure (issue 8 budget:
-    at most 1.5×). The earlier engine reads today's sentence-free parts (textutil, extract), nothing else changes.
+    at most 1.5×). A single-file engine reads today's sentence-free parts (textutil, extract); a commit where the
+    engine is a package (``rag/engines/offline/``) is loaded with its whole ``rag/`` tree as ``rag_baseline``, so it
+    runs with its own text utilities too (the index and the tools are today's).
 The llm engine's cost (model calls priced by a fixed per-call latency against the local stub) is measured by
 ``bench/bench_llm_cost.py``; hybrid retrieval latency as the collection grows by ``bench/bench_retrieval.py``.
 
@@ -349,13 +351,45 @@ def bench_variants(questions: list[dict[str, Any]], kb: KnowledgeBase, settings:
     return {"rows": rows, "summary": summary}
 
 
+_IMPORT_RAG = re.compile(r"\b(from|import)(\s+)rag(?=[\s.])")
+
+
+def _load_baseline_package(rev: str, settings: Settings) -> Any:
+    """The offline engine package of commit ``rev`` (``rag/engines/offline/``, after the engine became a package):
+    that commit's whole ``rag/`` tree, taken with ``git archive`` into a temporary folder as the package
+    ``rag_baseline`` (its ``rag.`` imports rewritten), so the engine runs with its own text utilities, rules and
+    helpers; the knowledge base, tools and graph are today's. Shares this process's embedder."""
+    import importlib
+    import io
+    import tarfile
+
+    proc = subprocess.run(["git", "archive", "--format=tar", rev, "rag"], cwd=REPO, capture_output=True, timeout=60)
+    if proc.returncode != 0:
+        raise RuntimeError(f"git archive {rev} rag failed: {proc.stderr.decode(errors='replace').strip()}")
+    folder = Path(tempfile.mkdtemp(prefix="rag-bench-baseline-"))
+    with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
+        tar.extractall(folder, filter="data")
+    (folder / "rag").rename(folder / "rag_baseline")
+    for path in (folder / "rag_baseline").rglob("*.py"):
+        path.write_text(_IMPORT_RAG.sub(r"\1\2rag_baseline", path.read_text(encoding="utf-8")), encoding="utf-8")
+    sys.path.insert(0, str(folder))
+    try:
+        module = importlib.import_module("rag_baseline.engines.offline")
+    finally:
+        sys.path.remove(str(folder))
+    return module.OfflineEngine(settings, embedder=get_embedder(settings))
+
+
 def load_baseline_engine(rev: str, settings: Settings) -> Any:
-    """The offline engine of commit ``rev`` (``git show REV:rag/engines/offline.py``), imported under another module
-    name, sharing this process's embedder. Raises RuntimeError when git cannot show it."""
+    """The offline engine of commit ``rev``, imported under another module name, sharing this process's embedder:
+    ``git show REV:rag/engines/offline.py`` for a commit before the engine became a package, else that commit's
+    package (``_load_baseline_package``). Raises RuntimeError when git cannot show it."""
     import importlib.util
 
     proc = subprocess.run(["git", "show", f"{rev}:rag/engines/offline.py"], cwd=REPO, capture_output=True,
                           text=True, timeout=30)
+    if proc.returncode != 0 and "does not exist" in proc.stderr:
+        return _load_baseline_package(rev, settings)
     if proc.returncode != 0:
         raise RuntimeError(f"git show {rev}:rag/engines/offline.py failed: {proc.stderr.strip()}")
     folder = Path(tempfile.mkdtemp(prefix="rag-bench-baseline-"))
