@@ -101,8 +101,8 @@ def _english_stemmer():
 
 @lru_cache(maxsize=50000)
 def english_stem(word: str) -> str:
-    """The Snowball stem of one lowercase English word ("instruments" → "instrument", "autoclaved" → "autoclav"); key-term
-    coverage compares stems when the words differ (BM25 tokens stay unstemmed)."""
+    """The Snowball stem of one lowercase English word ("instruments" → "instrument", "autoclaved" → "autoclav");
+    key-term coverage compares stems when the words differ (BM25 tokens stay unstemmed)."""
     return _english_stemmer().stemWord(word)
 
 
@@ -271,6 +271,8 @@ def _split_block(block: str) -> list[str]:
         start = m.end()
     parts.append(block[start:])
     return parts
+
+
 _BLOCK_START_RE = re.compile(r"^\s*(?:[#>|]|[-*+•·]\s|\d+[.)]\s|[A-Za-z가-힣]{1,12}:\s*$)")
 _LINE_END_RE = re.compile(r"[.!?。！？:：]\s*$")
 
@@ -348,8 +350,9 @@ def script_language(text: str) -> str:
 
 
 _LATIN_LETTER_RE = re.compile(r"[A-Za-z]")
-# one Hangul syllable or Chinese character carries about as much text as this many Latin letters
-LATIN_LETTERS_PER_CJK = 3
+# one Hangul syllable or Chinese character carries about as much text as this many Latin letters (a word of 5-6
+# letters ~ 2 syllables); also the offline engine's (rag.engines.offline.rules re-exports it). Language, not tuned
+LATIN_LETTERS_PER_CJK = 2.5
 
 
 def dominant_language(text: str) -> str:

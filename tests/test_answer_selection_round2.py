@@ -134,16 +134,24 @@ PENSION_TXT = ("Hillside Pet Hotel\n\n"
                "Dogs can stay for the day from 8 am to 7 pm for 20,000 KRW.\n\n"
                "HOLIDAY STAYS\n"
                "While owners travel, small dogs stay for 35,000 KRW per night, for up to 21 nights.\n")
+RULES_TXT = ("산호 공방 안전 규정\n\n"
+             "제1조 (목적)\n이 규정은 공방 이용자의 안전을 위한 것이다.\n\n"
+             "제2조 (가마)\n가마는 강사가 있을 때만 켤 수 있고, 한 번에 최대 6시간까지 쓴다.\n")
 
 
-def test_a_heading_in_capitals_is_a_title_even_without_a_blank_line_under_it(settings):
+@pytest.mark.parametrize("text, question, heading, fact", [
+    # a plain-text heading in capitals, its paragraph right under it (no blank line)
+    (PENSION_TXT, "How many nights can my small dog stay while I travel on holiday?", "HOLIDAY STAYS", "21 nights"),
+    # a numbered article line of a regulation
+    (RULES_TXT, "가마는 한 번에 몇 시간까지 쓸 수 있어?", "제2조 (가마)", "6시간"),
+])
+def test_a_heading_line_is_a_title_even_without_a_blank_line_under_it(settings, text, question, heading, fact):
     engine = OfflineEngine(settings, clock=lambda: date(2026, 12, 1))
-    question = "How many nights can my small dog stay while I travel on holiday?"
     terms, _ = question_terms(question)
-    ranked = engine._rank_sentences(question, terms, [_doc(0, "hotel.txt", PENSION_TXT)])
-    assert next(c for c in ranked if c.text == "HOLIDAY STAYS").title
-    answer = _answer(settings, question, {"hotel.txt": PENSION_TXT})
-    assert "21 nights" in _conclusion(answer) and "HOLIDAY STAYS" not in _conclusion(answer), answer.text
+    ranked = engine._rank_sentences(question, terms, [_doc(0, "doc.txt", text)])
+    assert next(c for c in ranked if c.text == heading).title
+    answer = _answer(settings, question, {"doc.txt": text})
+    assert fact in _conclusion(answer) and heading not in _conclusion(answer), answer.text
 
 
 RULES_KO = ("스튜디오 이용 규정\n\n"
@@ -220,18 +228,3 @@ def test_a_partial_answer_shows_each_term_in_its_best_ranked_sentence(settings):
     assert "On weekdays the pool opens at 6 am" in answer.text, answer.text
     assert "next to the gym" not in answer.text and "- Swimming pool" not in answer.text, answer.text  # nor the title
     assert "'chlorine'" in answer.text  # still said as not found
-
-
-RULES_TXT = ("산호 공방 안전 규정\n\n"
-             "제1조 (목적)\n이 규정은 공방 이용자의 안전을 위한 것이다.\n\n"
-             "제2조 (가마)\n가마는 강사가 있을 때만 켤 수 있고, 한 번에 최대 6시간까지 쓴다.\n")
-
-
-def test_a_numbered_article_line_is_a_title_not_the_answer(settings):
-    engine = OfflineEngine(settings, clock=lambda: date(2026, 12, 1))
-    question = "가마는 한 번에 몇 시간까지 쓸 수 있어?"
-    terms, _ = question_terms(question)
-    ranked = engine._rank_sentences(question, terms, [_doc(0, "rules.txt", RULES_TXT)])
-    assert next(c for c in ranked if c.text == "제2조 (가마)").title
-    answer = _answer(settings, question, {"rules.txt": RULES_TXT})
-    assert "6시간" in _conclusion(answer) and "제2조" not in _conclusion(answer), answer.text

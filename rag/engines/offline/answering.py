@@ -251,16 +251,11 @@ class Answerer:
         # each key term is shown in the sentence answer selection ranks best among those that contain it (not the
         # first one in document order, often an aside that merely names it); else the first sentence that does
         ranked = self._rank_sentences(question, terms, pool) if pool else []
+        in_order = [(pos, sentence) for pos, doc in enumerate(pool) for sentence in _sentences(doc.text)]
+        best_first = [(c.pos, c.text) for c in ranked if not c.title] + in_order
         for t in terms:
-            hit = next(((t, c.pos, _clean_sentence(c.text)) for c in ranked
-                        if not c.title and coverage_of([t], c.text).credit[t] > 0), None)
-            for pos, doc in enumerate(pool if hit is None else ()):
-                for sentence in _sentences(doc.text):
-                    if coverage_of([t], sentence).credit[t] > 0:
-                        hit = (t, pos, _clean_sentence(sentence))
-                        break
-                if hit:
-                    break
+            hit = next(((t, pos, _clean_sentence(sentence)) for pos, sentence in best_first
+                        if coverage_of([t], sentence).credit[t] > 0), None)
             if hit:
                 found.append(hit)
             else:

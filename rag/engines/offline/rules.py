@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rag.textutil import LATIN_LETTERS_PER_CJK  # noqa: F401  (re-exported: the offline engine's rules hold it too)
+
 # A year the knowledge base does not mention and at most this many years before today's counts as recent → web
 # (relative to the clock, no fixed year). Chosen, not tuned: "this year or last year".
 RECENT_YEARS = 1
@@ -317,7 +319,7 @@ COMPARED_SIDE_MIN = 0.5
 # when one of its sentences has at least this share of its letters in that script; a Hangul syllable or a Han
 # character carries about as much as this many Latin letters (a word of 5-6 letters ~ 2 syllables)
 SCRIPT_MIN_SHARE = 0.4
-LATIN_LETTERS_PER_CJK = 2.5
+# LATIN_LETTERS_PER_CJK = 2.5: defined in rag.textutil (imported above), one value with textutil.dominant_language
 SCRIPT_MIN_TEXT_SHARE = 0.2  # ... and such sentences hold at least this share of the text's letters
 SCRIPT_MIN_LETTERS = 10  # a sentence shorter than this (in Latin-letter units) does not decide the script of a text
 
@@ -365,6 +367,7 @@ TABLE_MAX_ROWS = 8  # a table header row chosen as evidence: the rows under it q
 # semantic match is filled by this share of what it lacks (meaning + value agree: the sentence says what is asked)
 TYPED_MIN_SEMANTIC = 0.5
 TYPED_CONFIRM_FILL = 0.5
-# A plain-text heading in capitals ("HOLIDAY BOARDING") after a blank line is a title line even when its paragraph
-# follows without a blank line (answer selection never quotes it as the answer). Not tuned: a heading is short.
-CAPITAL_HEADING_MAX = 60  # characters
+# A plain-text heading in capitals ("HOLIDAY BOARDING") or a numbered article line ("제3조 (폐액)") after a blank line
+# is a title line even when its paragraph follows without a blank line (answer selection never quotes it as the
+# answer). Not tuned: a heading is short.
+HEADING_MAX = 60  # characters

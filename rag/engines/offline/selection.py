@@ -9,7 +9,7 @@ from typing import Sequence
 
 from rag.engines.offline.answertype import NONE, STRONG, WEAK, AskedType, asked_type, fit, stated_values, states_cause
 from rag.engines.offline.coverage import Coverage, _name_like, checkable_terms, coverage_of
-from rag.engines.offline.rules import (CAPITAL_HEADING_MAX, CAUSE_BONUS, COMPARED_SIDE_MIN, CONTINUATION_START,
+from rag.engines.offline.rules import (HEADING_MAX, CAUSE_BONUS, COMPARED_SIDE_MIN, CONTINUATION_START,
                                        INTENT_HEADING_BONUS,
                                        PROCEDURE_LIST_SHARE, PROCEDURE_MAX_STEPS, SECOND_SOURCE_SHARE,
                                        SECTION_BONUS_MIN_SEMANTIC, SEMANTIC_RANK_WEIGHT, SENTENCE_MIN_RANK,
@@ -76,7 +76,8 @@ def _title_lines(text: str) -> set[str]:
     """The lines of a document that stand alone as a title or a section heading (plain text has no "#"): a line
     between blank lines (or the document's first line) with no sentence-final punctuation, not a list item or a
     table row; or a short line in capitals, or a numbered article / section line, after a blank line: the plain-text
-    heading of the paragraph under it ("HOLIDAY BOARDING", "제3조 (폐액)", "第二条 费用", "Article 4 Fees"). Such a line names what follows; the sentences under it state the facts."""
+    heading of the paragraph under it ("HOLIDAY BOARDING", "제3조 (폐액)", "第二条 费用", "Article 4 Fees"). Such a
+    line names what follows; the sentences under it state the facts."""
     lines = text.splitlines()
     out: set[str] = set()
     for k, raw in enumerate(lines):
@@ -85,9 +86,8 @@ def _title_lines(text: str) -> set[str]:
             continue
         before_blank = k == 0 or not lines[k - 1].strip()
         after_blank = k + 1 >= len(lines) or not lines[k + 1].strip()
-        capitals = line.isupper() and len(line) <= CAPITAL_HEADING_MAX
-        article = _ARTICLE_HEADING.match(line) is not None and len(line) <= CAPITAL_HEADING_MAX
-        if before_blank and (after_blank or capitals or article):
+        heading_like = len(line) <= HEADING_MAX and (line.isupper() or _ARTICLE_HEADING.match(line) is not None)
+        if before_blank and (after_blank or heading_like):
             out.add(" ".join(line.split()))
     return out
 
