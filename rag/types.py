@@ -118,6 +118,10 @@ class Quality:
     score: float  # 0..1 context quality
     reason: str
     calls: list[ModelCall] = field(default_factory=list)
+    # the documents graded correct that hold typed evidence: a sentence matching the question by meaning that states
+    # a value of the asked kind (offline engine: grading.Grader.confirmed_semantic); () where none does or the
+    # engine records none
+    typed: tuple[str, ...] = ()
 
 
 @dataclass

@@ -3,8 +3,10 @@
 A mixed search ranks documents in the question's own language above the right one in another language (the
 multilingual embedder scores same-language text higher, BM25 matches the question's own words only). When a vector
 attempt falls short and the knowledge base also holds documents in other languages, the agent searches those on
-their own; the offline engine, which cannot check key terms there, lists what it found as matched by meaning only
-(a partial answer, never a confident one); an engine that reads both languages (the llm engine) may answer.
+their own. The offline engine cannot check key terms there: it answers from such a document only when exactly one
+document graded correct holds typed evidence (a sentence matching by meaning that states a value of the asked kind,
+with the question's numbers); otherwise it lists what it found as matched by meaning only (a partial answer). An
+engine that reads both languages (the llm engine) may answer.
 
 Documents written for this test: English pages about a made-up coworking building (rooms, desks, parking, events:
 neighbouring topics with capacities and hours) and one Korean page about its rooftop garden, which alone answers
@@ -113,9 +115,9 @@ def test_search_of_the_other_languages_returns_only_them(tool):
     assert other[0].id not in {d.id for d in rest} and all(dominant_language(d.text) == "ko" for d in rest)
 
 
-def _hop(number, quality, scope="", elsewhere=(), meaning_only=False, strategy="vector", query="q"):
+def _hop(number, quality, scope="", elsewhere=(), meaning_only=False, strategy="vector", query="q", typed=()):
     return Hop(number=number, strategy=strategy, query=query, quality=quality, scope=scope,
-               elsewhere=tuple(elsewhere), meaning_only=meaning_only,
+               elsewhere=tuple(elsewhere), meaning_only=meaning_only, typed=tuple(typed),
                docs=[Retrieved(id=f"{number}", text="t", source="s", score=1.0, tool=strategy)])
 
 
@@ -136,6 +138,22 @@ def test_decide_next_never_answers_confidently_from_meaning_alone():
     judged = _hop(2, 0.9, scope=OTHER_LANGUAGES, meaning_only=True)
     action, _, reason, stop = decide_next([first, judged], 0.6, 3)
     assert (action, stop) == ("partial_answer", "meaning_only") and "meaning" in reason
+    # several documents state a value of the asked kind: meaning cannot tell which one is asked
+    rivals = _hop(2, 0.9, scope=OTHER_LANGUAGES, meaning_only=True, typed=("fees_ko.md", "guide_zh.md"))
+    action, _, reason, stop = decide_next([first, rivals], 0.6, 3)
+    assert (action, stop) == ("partial_answer", "meaning_only")
+    assert "2 documents state a value of the asked kind" in reason and "fees_ko.md" in reason
+    # the quality must pass first: typed evidence below the threshold does not answer
+    weak = _hop(2, 0.4, scope=OTHER_LANGUAGES, meaning_only=True, typed=("fees_ko.md",))
+    assert decide_next([first, weak], 0.6, 3)[0] != "generate"
+
+
+def test_decide_next_answers_from_the_one_document_with_typed_evidence():
+    first = _hop(1, 0.2, elsewhere=("ko",))
+    typed = _hop(2, 0.9, scope=OTHER_LANGUAGES, meaning_only=True, typed=("fees_ko.md",))
+    action, _, reason, stop = decide_next([first, typed], 0.6, 3)
+    assert (action, stop) == ("generate", "typed_evidence")
+    assert "fees_ko.md" in reason and "typed evidence" in reason
     checked = _hop(2, 0.9, scope=OTHER_LANGUAGES, meaning_only=False)  # an engine that reads the language
     assert decide_next([first, checked], 0.6, 3)[0] == "generate"
     assert LLMEngine.checks_other_languages and not getattr(OfflineEngine, "checks_other_languages", False)
@@ -152,7 +170,21 @@ def test_agent_searches_the_other_languages_and_says_what_it_matched_by_meaning(
     assert any(d.source == "swimming_pool_ko.md" for d in steps[1].documents)
     rewrite = next(s for s in run.steps if s.node == "rewrite_query")
     assert rewrite.output["scope"] == OTHER_LANGUAGES and "ko" in rewrite.reason
-    # flagged, never a confident answer: the sentence is offered as matched by meaning only
-    assert run.partial and not run.abstained
-    assert "Matched by meaning only" in run.answer and "밤 9시" in run.answer
-    assert any(c.source == "swimming_pool_ko.md" for c in run.citations)
+    # one Korean document states a time of day in the sentence that matches by meaning: the agent answers from it,
+    # and the answer says that the evidence was matched by meaning, in another language
+    assert not run.partial and not run.abstained, run.answer
+    assert run.stop_reason == "typed_evidence"
+    evaluate = [s for s in run.steps if s.node == "evaluate_context"][-1]
+    assert "swimming_pool_ko.md" in evaluate.reason and "typed evidence" in evaluate.reason
+    assert run.answer.startswith("Conclusion: 수영장은 평일 밤 9시에 문을 닫는다.")
+    assert "matched by meaning" in run.answer
+    assert [c.source for c in run.citations] == ["swimming_pool_ko.md"]
+
+
+def test_agent_lists_other_language_evidence_as_unconfirmed_when_no_sentence_states_the_asked_value(kb):
+    # "How many people": the Korean pages state times and counts of other things, none a number of people that
+    # matches by meaning; nothing may be answered confidently
+    engine = OfflineEngine(kb.settings, clock=lambda: date(2026, 12, 1))
+    run = run_question("How many people can the rooftop garden hold at once?", kb, engine, kb.settings)
+    assert run.error is None, run.error
+    assert run.partial or run.abstained, run.answer

@@ -152,10 +152,20 @@ def decide_next(hops: list[Hop], threshold: float, max_attempts: int,
     the query for the current strategy (or the last one that worked when the current tool was unavailable)."""
     current = hops[-1]
     if current.status == "ok" and current.quality >= threshold and current.meaning_only:
+        if len(current.typed) == 1:
+            # meaning, and a value of the asked kind in one document only: nothing competes with its answer
+            return ("generate", current.strategy,
+                    f"quality {current.quality:.2f} ≥ threshold {threshold:.2f} by meaning (the documents are in "
+                    f"another language than the question), and one document, {current.typed[0]}, states the asked "
+                    "kind of value in a sentence that matches by meaning (typed evidence): answer from it",
+                    "typed_evidence")
+        several = (f"; {len(current.typed)} documents state a value of the asked kind "
+                   f"({', '.join(current.typed[:3])}), and meaning alone cannot tell which one is asked"
+                   if current.typed else "")
         return ("partial_answer", current.strategy,
                 f"quality {current.quality:.2f} ≥ threshold {threshold:.2f}, but only by meaning: the documents are "
-                "in another language than the question and the engine cannot check their key terms there, so the "
-                "answer lists them as unconfirmed", "meaning_only")
+                "in another language than the question and the engine cannot check their key terms there"
+                f"{several}, so the answer lists them as unconfirmed", "meaning_only")
     if current.status == "ok" and current.quality >= threshold:
         return ("generate", current.strategy,
                 f"quality {current.quality:.2f} ≥ threshold {threshold:.2f}: the context is good enough", "quality_met")
@@ -347,6 +357,7 @@ def evaluate_context(state: AgentState, runtime: Ctx) -> dict:
     attempt, strategy, settings = int(state["attempt"]), state["strategy"], runtime.context.settings
     retrieval_ok = state.get("retrieval_ok", True)
     calls = []
+    typed: tuple[str, ...] = ()
     with StepTimer() as timer:
         if not retrieval_ok:
             quality, why = 0.0, f"retrieval failed: {state.get('retrieval_note', '')}"
@@ -355,11 +366,13 @@ def evaluate_context(state: AgentState, runtime: Ctx) -> dict:
         else:
             result = runtime.context.engine.evaluate(question, docs, grades)
             quality, why, calls = clamp01(result.score), result.reason, list(result.calls)
+            typed = tuple(getattr(result, "typed", ()) or ())
         hop = Hop(number=attempt, strategy=strategy, query=state["query"], docs=list(docs), grades=list(grades),
                   quality=quality, status="ok" if retrieval_ok else "failed", note="" if retrieval_ok else why,
                   scope=state.get("scope") or "", elsewhere=tuple(state.get("elsewhere") or ()),
                   meaning_only=(state.get("scope") == OTHER_LANGUAGES
-                                and not getattr(runtime.context.engine, "checks_other_languages", False)))
+                                and not getattr(runtime.context.engine, "checks_other_languages", False)),
+                  typed=typed)
         hops = [*(state.get("hops") or []), hop]
         action, next_strategy, reason, stop_reason = decide_next(hops, settings.threshold, settings.max_attempts)
         if stop_reason == "repetition" and hop.status == "ok":

@@ -276,6 +276,7 @@ class Hop:
     scope: str = ""  # "" every document | OTHER_LANGUAGES: only documents in another language than the question
     elsewhere: tuple[str, ...] = ()  # languages the knowledge base also holds that this hop's search ranked unfairly
     meaning_only: bool = False  # judged by meaning alone (other languages, an engine that cannot check them there)
+    typed: tuple[str, ...] = ()  # correct documents whose sentence matching by meaning states the asked kind of value
 
     @property
     def ids(self) -> set[str]:

@@ -227,6 +227,7 @@ class AskedType:
     units: frozenset[str] = field(default_factory=frozenset)  # quantity: the unit classes asked ("" in it: any)
     label: str = ""  # for the trace: "year", "quantity (day)", "cause" …
     cause: bool = False
+    until: bool = False  # asks for the end of a period ("언제까지", "until when"): a date with an end marker answers it
 
     def __bool__(self) -> bool:
         return bool(self.kinds) or self.cause
@@ -262,6 +263,11 @@ _ASKS_BEFORE_COUNTS = 6  # year, month, time of day, weekday, age, percent come 
 _WHEN = re.compile(r"\bwhen\b|언제|며칠에|무슨\s?날|什么时候|何时|哪一天|几月|几号|什么日子|\bwhat date\b")
 _HOW_MANY = re.compile(r"\bhow many\s+(?:more\s+)?([a-z\-]+(?:\s[a-z\-]+)?)|몇\s?([가-힣]+|[a-z%]+)|며칠|"
                        r"(?:多少|几|幾)\s?(?:个|個)?\s?([\u4e00-\u9fff]{1,2})|\bhow much\b|\bnumber of\b|\bhow often\b")
+# language: a question for the end of a period, and the words that mark an end in a sentence
+_UNTIL = re.compile(r"언제까지|몇\s?(?:년|월|일|시)\s?까지|\b(?:until|till) when\b|\bwhen does .{0,80}\b(?:end|expire|run out)\b|"
+                    r"\bvalid (?:until|through)\b|到什么时候|到何时|到哪天|到几号|截止到?(?:什么时候|何时|哪天)")
+_END_STATED = re.compile(r"까지|만료|종료|\b(?:until|till|through|expires?|expiry|ends?|ending|runs? out|valid to)\b|"
+                         r"至(?!少|多|今|于|於)|到期|截止|为止|為止|届满|屆滿|结束|結束|到\s?\d", re.I)
 _CAUSE = re.compile(r"\bwhy\b|\bcause[sd]?\b|\breasons?\b|원인|이유|왜|까닭|原因|为什么|為什麼|为何|起因|缘故")
 _CAUSE_STATED = re.compile(
     r"\bbecause\b|\bdue to\b|\bcaused\b|\bcause\b|\bas a result\b|\bowing to\b|\bled to\b|\bresulted in\b|"
@@ -313,6 +319,8 @@ def asked_type(question: str) -> AskedType:
             return AskedType(kinds, units, label, cause)
     if m:
         return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), "quantity", cause)
+    if _UNTIL.search(q):
+        return AskedType(_TEMPORAL, frozenset(), "end date or time", cause, until=True)
     if _WHEN.search(q):
         return AskedType(_TEMPORAL, frozenset(), "date or time", cause)
     if re.search(r"多少|几|幾|얼마", q):
@@ -337,6 +345,9 @@ def fit(asked: AskedType, sentence: str, values: list[Value] | None = None) -> i
     values = stated_values(sentence) if values is None else values
     if not values:
         return NONE
+    if asked.until and not _END_STATED.search(_norm(sentence)):
+        # a date that is not the end of anything ("signed on 12 September 2024") for "until when"
+        return WEAK if any(v.kind in asked.kinds for v in values) else OTHER
     best = OTHER
     for v in values:
         if v.kind not in asked.kinds:

@@ -14,7 +14,7 @@ from rag.engines.offline.rules import (ATTRIBUTE_SKIP, COMPARISON_WORDS, INTENT_
 from rag.engines.offline.answertype import asked_for_grading
 from rag.engines.offline.relations import _slot_term
 from rag.engines.offline.text import (_HAN, _HANGUL, _contains_phrase, _doc_text_for_grading, _is_number,
-                                      _is_required, _norm)
+                                      _is_required, _norm, chinese_numbers)
 from rag.engines.offline.vocabulary import GLOSSARY, SYNONYMS
 from rag.romanize import cross_script_match, document_keys
 from rag.sinokorean import SinoKoreanText
@@ -78,8 +78,11 @@ class _Text:
     def match(self, term: str) -> tuple[float, str]:
         """(credit 0..1, how) for one key term: exact 1.0, glossary translation 1.0, partial Korean 0.5."""
         if _is_number(term):
-            hit = re.search(rf"(?<![\d.]){re.escape(term)}(?![\d])", self.norm) is not None
-            return (1.0, "exact") if hit else (0.0, "")
+            if re.search(rf"(?<![\d.]){re.escape(term)}(?![\d])", self.norm):
+                return 1.0, "exact"
+            if _HAN.search(self.norm) and term in chinese_numbers(self.norm):
+                return 1.0, "as a Chinese numeral"  # "3" in "三年内"
+            return 0.0, ""
         if term in self.tokens or _contains_phrase(self.norm, term):
             return 1.0, "exact"
         translations = _glossary_translations(term)

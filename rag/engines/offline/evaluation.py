@@ -29,6 +29,7 @@ class ContextEvaluator:
         checkable: set[str] = set()  # terms some supporting document could contain as written
         sem_best = 0.0
         typed_from = ""  # the document whose typed semantic evidence gave sem_best (grading.confirmed_semantic)
+        typed_docs: list[str] = []  # the correct documents with typed evidence (Quality.typed)
         vector_support = [i for i, s in enumerate(supports) if s > 0 and docs[i].tool != "graph"]
         evidence = dict(zip(vector_support, self.sentence_evidence(question, [docs[i] for i in vector_support])))
         for i, s in enumerate(supports):
@@ -45,6 +46,8 @@ class ContextEvaluator:
                 # typed semantic evidence (grading.Grader.confirmed_semantic): the same confirmation as the grade
                 typed, _ = self.confirmed_semantic(question, evidence[i], check, check_share)
                 doc_sem = s * max(evidence[i].best_score, typed)
+                if typed > 0 and s >= 1.0:
+                    typed_docs.append(docs[i].source or docs[i].id)
                 if doc_sem > sem_best:
                     sem_best = doc_sem
                     typed_from = (docs[i].source or docs[i].id) if typed > evidence[i].best_score else ""
@@ -91,7 +94,7 @@ class ContextEvaluator:
         if capped:
             # glass box: the grading rule that kept a document below "correct" although its score passed
             reason += "; held at ambiguous: " + "; ".join(capped)
-        return Quality(min(1.0, quality), reason)
+        return Quality(min(1.0, quality), reason, typed=tuple(dict.fromkeys(typed_docs)))
 
 
 # reasons of grading rules that hold a document at "ambiguous" whatever its score (grading.Grader._asked_value_missing)

@@ -15,7 +15,8 @@ from rag.engines.offline.rules import (BELOW_CORRECT, COOCCUR_MIN_SHARE, COOCCUR
 from rag.engines.offline.semantics import states_number
 from rag.engines.offline.temporal import freshness_requirement
 from rag.engines.offline.relations import asked_relations
-from rag.engines.offline.text import _contains_phrase, _doc_text_for_grading, _is_number, _norm, _quote, _specific
+from rag.engines.offline.text import (_contains_phrase, _doc_text_for_grading, _is_number, _norm, _quote, _specific,
+                                      stated_numbers)
 from rag.types import Grade, Retrieved
 
 
@@ -131,12 +132,15 @@ class Grader:
         if names and text_scripts(whole) & {"en", "ko"} and not coverage_of(names, whole).covered:
             return 0.0, ""
         known = frozenset(w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", question))
+        numbers = {_norm(t) for t in check if _is_number(t)}
         best_j = -1
         for j in np.argsort(-ev.scores)[:VALUE_EVIDENCE_TOP]:
             j = int(j)
             if ev.scores[j] < TYPED_MIN_SEMANTIC:
                 break
             unit = ev.units[j]
+            if numbers and not numbers <= stated_numbers(_window(ev.units, j)):
+                continue  # "5톤이 넘는 화물차" is not answered by a taxi fare: the question's numbers are not there
             if asked.label == "organisation":
                 how = STRONG if names_organisation(unit.text, known, marked=True) else 0
             else:
@@ -274,3 +278,9 @@ class Grader:
         q_entities = {_norm(e) for e in meta.get("question_entities") or [] if _specific(e)}
         q = _norm(question)
         return any(_specific(e) and (_norm(e) in q_entities or _contains_phrase(q, e)) for e in ends)
+
+
+def _window(units, j: int) -> str:
+    """Sentence j with its heading and the sentences either side of it under the same heading."""
+    near = [units[k].text for k in (j - 1, j, j + 1) if 0 <= k < len(units) and units[k].heading == units[j].heading]
+    return "\n".join([units[j].heading, *near])

@@ -87,3 +87,37 @@ def _cite_label(doc: Retrieved) -> str:
     if doc.chunk_index is not None:
         where += f" #{doc.chunk_index}"
     return where
+
+
+_ARABIC = re.compile(r"\d+(?:\.\d+)?")
+_ZH_NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
+_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+
+
+def _zh_value(numeral: str) -> int:
+    """The value of a Chinese numeral ("三" 3, "十二" 12, "两百" 200, "一万五千" 15000). Words written with
+    numeral characters ("万一") read as numbers too; they only matter where a question names that number."""
+    total, section, digit = 0, 0, None
+    for ch in numeral:
+        if ch in _ZH_DIGITS:
+            digit = _ZH_DIGITS[ch] if digit is None else digit * 10 + _ZH_DIGITS[ch]
+        elif ch == "万":
+            total += (section + (digit or 0)) * 10000 or 10000
+            section, digit = 0, None
+        else:
+            section += (1 if digit is None else digit) * _ZH_UNITS[ch]
+            digit = None
+    return total + section + (digit or 0)
+
+
+def chinese_numbers(text: str) -> set[str]:
+    """The values of the Chinese numerals in a text, as digit strings ("三年内" → {"3"})."""
+    return {str(_zh_value(m.group(0))) for m in _ZH_NUMERAL.finditer(text)}
+
+
+def stated_numbers(text: str) -> set[str]:
+    """The numbers a text states, as digit strings: Arabic numerals without thousands separators ("12,000" →
+    "12000") and Chinese numerals by value ("三年" → "3"). Language rules, not tuned."""
+    t = _norm(text)
+    return {m.group(0) for m in _ARABIC.finditer(t)} | chinese_numbers(t)
