@@ -28,8 +28,10 @@ def chunk(text: str, source: str = "atlas.md") -> Retrieved:
 def test_asked_parts_need_a_question_word_and_two_key_terms():
     assert asked_parts("Who leads the Atlas team, and which city does she work in?") == [
         "Who leads the Atlas team", "which city does she work in"]
+    # a lead-in clause is context, not a part of its own: one part, so nothing is ever composed for it
     assert asked_parts("연봉 계약할 때 참고하려고 하는데, 2023년 최저임금은 시간당 얼마였어요?") == [
-        "2023년 최저임금은 시간당 얼마였어요"]  # a lead-in clause asks nothing
+        "연봉 계약할 때 참고하려고 하는데, 2023년 최저임금은 시간당 얼마였어요?"]
+    assert asked_parts("Who leads the Atlas team?") == ["Who leads the Atlas team?"]
 
 
 def test_naive_fills_the_part_no_sentence_states_with_the_closest_name(engine):

@@ -2,7 +2,8 @@
 
 - ``decide_tool`` (tool_agent's agent, seed 001): call the retriever tool unless the router's own rules say the
   question needs no retrieval (translation, arithmetic, code syntax → ``direct``).
-- ``classify_complexity`` (adaptive, seed 003): the router's decision plus the number of asked parts:
+- ``classify_complexity`` (adaptive, seed 003): the router's decision plus the number of asked parts
+  (``parts.asked_parts`` with two key terms each):
   direct → simple; graph or web, or two or more asked parts → complex; otherwise moderate.
 - ``grade_hallucination`` (self_rag): every claim sentence of the answer must have its key terms in the documents
   (the same key-term coverage the grader uses: Korean stems, glossary translations); a sentence under
@@ -25,6 +26,7 @@ import re
 from typing import Any
 
 from rag.engines.offline.coverage import coverage_of, question_terms
+from rag.engines.offline.parts import asked_parts
 from rag.engines.offline.text import _quote, language_of
 from rag.engines.offline.vocabulary import FRAMES
 from rag.textutil import split_sentences
@@ -36,7 +38,6 @@ ANSWER_MIN_HITS = 1  # asked-about words (or their glossary translations) the an
 ANSWER_SIMILARITY_MIN = 0.5  # or: question-answer similarity, rescaled to the embedder's usual range
 STRIP_KEEP = 0.6  # a strip is kept when its key-term coverage is at least this share of the best sentence's
 _CITATION = re.compile(r"\[\d+\]")
-_PARTS = re.compile(r"[,;?？，；]|\s(?:and|also|then)\s|그리고|이고|이며|하고\s")
 
 
 def _frame_words() -> tuple[set[str], set[str]]:
@@ -85,7 +86,7 @@ class Critics:
     def classify_complexity(self, question: str, known_entities: list[str]) -> Decision:
         decision = self.classify(question, known_entities)
         terms, _ = question_terms(question)
-        parts = [p for p in _PARTS.split(question) if len(question_terms(p)[0]) >= 2]
+        parts = [p for p in asked_parts(question) if len(question_terms(p)[0]) >= 2]
         signals = {"router": decision.strategy, "router_reason": decision.reason, "asked_parts": len(parts)}
         if decision.strategy == "direct":
             return Decision("simple", f"answerable without documents — router rule: {decision.reason}",

@@ -7,9 +7,9 @@ A model so prompted, given a two-part question and a context that answers one pa
 too, with the closest name or number at hand; seed 001: nobody checks whether the answer rests on the documents, so
 F3 (hallucination) goes out as it is. Offline the naive generator does the same, by rule, and says so:
 
-- the question has at least two *asked parts*: pieces split like ``classify_complexity`` splits them (``,`` ``;``
-  ``?`` and / 그리고 / 이고 …) that hold a question word (``_QUESTION_CUES``) and at least two key terms; a lead-in
-  clause ("연봉 계약할 때 참고하려고 하는데,") asks nothing;
+- the question has at least two *asked parts* (``parts.asked_parts``: question marks, "and" before a question
+  word) that hold a question word (``_QUESTION_CUES``) and at least two key terms; a lead-in clause ("연봉 계약할 때
+  참고하려고 하는데,") asks nothing;
 - one asked part is *stated*: some sentence of the context holds at least ``SUPPORT_MIN`` of its key terms (the
   context is on topic, so the generator goes on to answer the rest);
 - another asked part is stated by no sentence, and no sentence about the subject of the stated parts (one that
@@ -37,7 +37,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from rag.engines.offline.coverage import coverage_of, question_terms
-from rag.engines.offline.critics import MIN_CLAIM_TERMS, SUPPORT_MIN, _PARTS
+from rag.engines.offline.critics import MIN_CLAIM_TERMS, SUPPORT_MIN
+from rag.engines.offline.parts import asked_parts as split_parts
 from rag.engines.offline.rules import _QUESTION_CUES, WANTS_NUMBER
 from rag.engines.offline.text import _cite_label, _contains_phrase, _norm, _sentences, language_of
 from rag.types import Retrieved
@@ -59,13 +60,10 @@ class Composed:
 
 
 def asked_parts(question: str) -> list[str]:
-    """The pieces of the question that ask something: a question word and at least two key terms each."""
-    out = []
-    for piece in _PARTS.split(question):
-        piece = piece.strip(" \t\n.?？!,;")
-        if piece and _QUESTION_CUES.search(piece.lower()) and len(question_terms(piece)[0]) >= MIN_CLAIM_TERMS:
-            out.append(piece)
-    return out
+    """The parts of the question (``parts.asked_parts``) that ask something F3 can fill: a question word and at
+    least two key terms each."""
+    return [p for p in split_parts(question)
+            if _QUESTION_CUES.search(p.lower()) and len(question_terms(p)[0]) >= MIN_CLAIM_TERMS]
 
 
 def _stated(terms: Sequence[str], sentence: str) -> bool:

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from rag.engines.offline.answertype import NONE, STRONG, WEAK, AskedType, asked_type, fit, stated_values, states_cause
-from rag.engines.offline.coverage import Coverage, _name_like, checkable_terms, coverage_of
+from rag.engines.offline.coverage import Coverage, _name_like, checkable_terms, coverage_of, question_terms
+from rag.engines.offline.parts import asked_parts
 from rag.engines.offline.rules import (HEADING_MAX, CAUSE_BONUS, COMPARED_SIDE_MIN, CONTINUATION_START,
                                        INTENT_HEADING_BONUS,
-                                       PROCEDURE_LIST_SHARE, PROCEDURE_MAX_STEPS, SECOND_SOURCE_SHARE,
+                                       PROCEDURE_LIST_SHARE, PROCEDURE_MAX_STEPS, SECOND_SOURCE_SHARE, WANTS_NUMBER,
                                        SECTION_BONUS_MIN_SEMANTIC, SEMANTIC_RANK_WEIGHT, SENTENCE_MIN_RANK,
                                        TABLE_MAX_ROWS, TYPE_BONUS, TYPE_SAME_DOC_SHARE, TYPE_SECOND_SHARE,
                                        TITLE_PENALTY, TYPE_WINDOW_SHARE, VALUE_BONUS, VALUE_BONUS_MIN_SEMANTIC)
@@ -272,6 +273,34 @@ class EvidenceSelector:
 
     def _select(self, question: str, terms: Sequence[str], docs: Sequence[Retrieved],
                 wants_value: bool = False, graded: Sequence[float] | None = None) -> list[Candidate]:
+        """The sentences an answer quotes (``_select_whole``); for a question that asks several things
+        (``parts.asked_parts``), then the best sentence for each part that the quotes lack, from a quoted document
+        when one answers it about as well (rules.SECOND_SOURCE_SHARE of the part's best), else the part's best."""
+        chosen = self._select_whole(question, terms, docs, wants_value, graded)
+        parts = asked_parts(question)
+        if len(parts) < 2 or not chosen:
+            return chosen
+        for n, part in enumerate(parts, 1):
+            part_terms, _ = question_terms(part)
+            ranked = [c for c in self._rank_sentences(part, part_terms, docs, bool(WANTS_NUMBER.search(part.lower())),
+                                                      graded) if not c.title]
+            if not ranked:
+                continue
+            quoted = {c.pos for c in chosen}
+            best = next((c for c in ranked if c.pos in quoted and c.rank >= SECOND_SOURCE_SHARE * ranked[0].rank),
+                        ranked[0])
+            if any((c.pos, c.index) == (best.pos, best.index) for c in chosen):
+                continue
+            asked = asked_type(part)
+            if not (best.cov.covered or best.semantic >= SECTION_BONUS_MIN_SEMANTIC) or (
+                    asked.kinds and not asked.kinds & {"person", "place"} and best.fits < WEAK):
+                continue  # nothing in the context speaks to this part: quoting a sentence for it would be noise
+            best.why = f"best match for part {n} of the question ('{part[:40]}')"
+            chosen.append(best)
+        return chosen
+
+    def _select_whole(self, question: str, terms: Sequence[str], docs: Sequence[Retrieved],
+                      wants_value: bool = False, graded: Sequence[float] | None = None) -> list[Candidate]:
         """The best sentence, then sentences that add uncovered key terms, or a second source that supports the
         same. A question for a cause / procedure / comparison gets the section of that kind in the best-matching
         document instead (its best sentence first, then the rest of the section in document order). Then: a

@@ -1,0 +1,42 @@
+"""A question that asks several things: "苏州店订蛋糕要提前几天？定金交多少？", "What do I need to bring, and how long
+is the course?". Each part is answered by its own sentence; an extractive answer that quotes the best sentences for
+the whole question often states one part only (selection.py quotes the best sentence of each part too).
+
+The split is a rule of the languages (question marks; "and" before an English question word; a Chinese comma; a
+Korean clause joined by 고 / 며), not fitted to any corpus. A part must ask something of its own — a question word, or a value (``answertype.asked_type``) — so
+"알려 주세요." or a leading statement ("Starting at a store next week.") is context, not a part.
+
+The one splitter of the offline engine: selection.py quotes a sentence per part, gapfill.py (naive's F3) composes
+an answer for a part its context never states (with its own further condition: two key terms per part).
+"""
+from __future__ import annotations
+
+import re
+
+from rag.engines.offline.answertype import asked_type
+
+# a question mark that ends one part while more text follows (ASCII or full-width)
+_MARK = re.compile(r"(?<=[?？])\s*(?=\S)")
+# ", and how long …", " and roughly what …", "and by how much": "and" before an English question word (one word may
+# come between) starts a new part; a comma alone does not (", which …" opens a relative clause)
+_EN_WH = r"(?:how|what|when|where|which|who|whom|whose|why)"
+_EN_JOIN = re.compile(rf",?\s+and\s+(?:[a-z]+\s+)?(?={_EN_WH}\b)", re.I)
+# a Chinese comma, or a Korean clause joined by 고 / 며 before a comma ("팀장은 누구이고, 그는 어디서 일해?"); a piece
+# that asks nothing ("我想订蛋糕，", "참고하려고 하는데,") is dropped below
+_CJK_JOIN = re.compile(r"[，；;]\s*|(?<=[가-힣])(?:이고|이며|고|며),\s*")
+# a sentence that asks: a question word of ko / en / zh, or a question mark
+_ASKS = re.compile(r"[?？]|\b(?:how|what|when|where|which|who|whom|whose|why)\b|"
+                   r"몇|얼마|언제|어디|누구|누가|무엇|뭐|무슨|어느|어떤|어떻게|왜|"
+                   r"多少|几|幾|什么|什麼|哪|谁|誰|怎么|怎麼|为什么|為什麼|何时|多久|多长|吗|嗎|呢", re.I)
+_MIN_CHARS = 4
+
+
+def asked_parts(question: str) -> list[str]:
+    """The parts of a question that asks several things, in order; [question] when it asks one."""
+    pieces: list[str] = []
+    for chunk in _MARK.split(question.strip()):
+        for piece in _EN_JOIN.split(chunk):
+            pieces.extend(p for p in _CJK_JOIN.split(piece) if p)
+    parts = [p.strip(" \t\n.?？!,;") for p in pieces]
+    parts = [p for p in parts if len(p) >= _MIN_CHARS and (_ASKS.search(p) or asked_type(p))]
+    return parts if len(parts) >= 2 else [question]
