@@ -10,7 +10,8 @@ from typing import Sequence
 from rag.engines.offline.rules import (ATTRIBUTE_SKIP, COMPARISON_WORDS, INTENT_CUES, PROCEDURE_QUESTION,
                                        WANTS_NUMBER, LATIN_LETTERS_PER_CJK, SCRIPT_MIN_LETTERS, SCRIPT_MIN_SHARE,
                                        SCRIPT_MIN_TEXT_SHARE, _CLAUSE_SPLIT, _FILLER_PREFIXES, _FILLER_WORDS,
-                                       _KO_LONG_ENDINGS, _KO_PARTICLES, _KO_VERB_ENDINGS, _QUESTION_CUES)
+                                       _KO_LONG_ENDINGS, _KO_PARTICLES, _KO_VERB_ENDINGS, _QUESTION_CUES,
+                                       TEMPORAL_MARKERS)
 from rag.engines.offline.answertype import asked_for_grading
 from rag.engines.offline.relations import _slot_term
 from rag.engines.offline.text import (_HAN, _HANGUL, _contains_phrase, _doc_text_for_grading, _is_number,
@@ -362,6 +363,8 @@ def asked_attribute(question: str) -> str:
                 if _KO_PLACE_OR_TIME_CASE.search(w):
                     break  # "병원엔 몇 시까지": a place or time adverbial before the question word; no attribute
                 t = _attribute_word(w)
+                if t in TEMPORAL_MARKERS:
+                    continue  # "직원 지금 몇 명": a time adverb, the noun before it is the attribute
                 if t and t not in ATTRIBUTE_SKIP and len(t) >= 2:
                     candidates.append(t)
                     break

@@ -9,7 +9,7 @@ from rag.engines.offline.answertype import STRONG, WEAK, answers, asked_for_grad
 from rag.engines.offline.coverage import (Coverage, _fact_coverage, _name_like, asked_attribute, checkable_terms,
                                           coverage_of, credit_months, prepared_text, question_terms, term_script, text_scripts)
 from rag.engines.offline.rules import (BELOW_CORRECT, COOCCUR_MIN_SHARE, COOCCUR_WINDOW, GRAPH_FACT_WEIGHTS, INCORRECT_SCORE_CAP, VALUE_EVIDENCE_TOP,
-                                       WANTS_NUMBER,
+                                       PRESENT_MARKERS, PRESENT_STATED, WANTS_NUMBER,
                                        MISSING_NUMBER_AMBIGUOUS_SHARE, SEMANTIC_FILL, SEMANTIC_STRONG,
                                        TYPED_CONFIRM_FILL, TYPED_MIN_SEMANTIC)
 from rag.engines.offline.semantics import states_number
@@ -39,6 +39,8 @@ class Grader:
             return grade
         required, unconfirmable = freshness_requirement(question, self.today())
         text = _doc_text_for_grading(doc)
+        # "지금 / currently / 目前": a document that states the present itself ("2026년 11월 현재") answers it
+        unconfirmable = [m for m in unconfirmable if not (m in PRESENT_MARKERS and PRESENT_STATED.search(text))]
         lacking = [y for y in required if y not in text]
         if not lacking and not unconfirmable:
             return grade

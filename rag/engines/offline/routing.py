@@ -7,7 +7,7 @@ from typing import Sequence
 from rag.engines.offline.arithmetic import extract_expression, list_aggregate
 from rag.engines.offline.relations import asked_relations
 from rag.engines.offline.rules import (ARITHMETIC_PATTERNS, ASKING, BARE_INTERROGATIVES, CHAIN_PATTERN, CODE_PATTERNS,
-                                       GENERAL_KNOWLEDGE, HOW_CONNECTED, RELATION_MARKERS, RELATIVE_HOP_PATTERN,
+                                       GENERAL_KNOWLEDGE, HOW_CONNECTED, PRESENT_MARKERS, RELATION_MARKERS, RELATIVE_HOP_PATTERN,
                                        SMALL_TALK, TRANSLATION_MARKERS, VALUE_QUESTION, WHICH_ORG_MARKERS)
 from rag.engines.offline.semantics import question_intents
 from rag.engines.offline.temporal import temporal_markers, years_in
@@ -70,6 +70,11 @@ class Router:
 
         checked.append("temporal")
         markers = temporal_markers(question)
+        if markers and all(m in PRESENT_MARKERS for m in markers) and self._names_a_topic(
+                re.sub("|".join(re.escape(m) for m in markers), " ", question, flags=re.I)):
+            # "직원 지금 몇 명": the present state of something the documents hold (rules.PRESENT_MARKERS)
+            checked.append(f"present-state marker '{markers[0]}' about something the documents hold")
+            markers = []
         if markers:
             return Decision("web", f"temporal marker '{markers[0]}' → web (fresh information; the documents may be "
                             f"out of date)", signals={"rule": "temporal", "matched": markers, "checked": checked})
