@@ -30,7 +30,7 @@ import numpy as np
 from rag.textutil import append_unwrapped, script_language, split_sentences
 
 DB_NAME = "sentences.sqlite3"
-HEADING_CHARS = 60  # a heading longer than this is cut: it is context, not content
+HEADING_CHARS = 120  # a heading longer than this is cut: it is context, not content (a title may end in its date)
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
 

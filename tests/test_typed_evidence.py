@@ -7,6 +7,8 @@ amount for "how much", a count of stores for "how many stores") is typed evidenc
 - the question's numbers must be stated where the typed sentence is (the sentence, its heading, its neighbours),
   Arabic or Chinese numerals alike: "2년 안에 몇 개" is answered by "两年内至少开设 6 家门店", "5년 안에" is not;
 - "until when" (언제까지, 到什么时候) asks for the end of a period: a date without an end marker is a weak fit;
+- a number of the question that the chunk lacks but a heading above its sentences states (the document's title
+  "…, 14 March 2025") is found: a heading gives context to the sentences under it;
 - the context-quality step lists the documents graded correct that hold typed evidence (``Quality.typed``), which
   the agent reads: one such document → an answer; several → a partial answer (tests/test_other_languages.py).
 
@@ -37,6 +39,14 @@ TEXTS = {
                           "카페는 매일 오전 8시에 문을 연다.\n"
                           "텀블러를 가져오면 음료 값에서 300원을 빼 준다.\n"
                           "단체 예약은 열 명부터 받는다.\n"),
+    "incident_pump_en.md": ("# Incident report: fuel pump failure at the pier, 14 March 2025\n\n"
+                            "## Summary\n\nThe ferry left 40 minutes late.\n\n"
+                            "## Timeline\n\n" + "".join(
+                                f"- At {h}:{m}0 the duty engineer logged the pump pressure and found it steady.\n"
+                                for h in range(5, 9) for m in range(0, 6, 2)) + "\n"
+                            "## Why the alarm stayed silent\n\n"
+                            "The pressure alarm was switched off during a repair and nobody switched it back on.\n"
+                            "The night guard therefore heard nothing.\n"),
     # pages on topics no question here asks about: enough sentences in each language for the per-language
     # statistics of the sentence channel (a real knowledge base has them)
     "pier_rules_zh.md": ("# 码头须知\n\n码头内禁止吸烟。\n宠物须装在笼子里才能上船。\n"
@@ -126,3 +136,14 @@ def test_quality_lists_the_correct_documents_with_typed_evidence(kb, engine):
     both = engine.evaluate(question, [doc, *others], [g, *grades])
     rivals = {d.source for d, og in zip(others, grades) if og.label == "correct" and "typed evidence" in og.reason}
     assert set(both.typed) == {"franchise_zh.txt"} | rivals
+
+
+def test_a_date_in_the_document_title_counts_for_the_sentences_under_it(kb, engine):
+    question = "What happened to the fuel pump on the pier in March 2025, and why was the alarm silent?"
+    docs = [d for d in VectorTool(kb, kb.settings).run(question, 8) if d.source == "incident_pump_en.md"]
+    assert any("2025" not in d.text for d in docs), "premise: a chunk under the title that does not repeat the date"
+    for doc in docs:
+        g = engine.grade(question, doc)
+        assert "lacks '2025'" not in g.reason and "lacks '3'" not in g.reason, g.reason
+        if "2025" not in doc.text:  # the chunk itself does not state it: the title does
+            assert "'2025' in a heading" in g.reason, g.reason

@@ -61,6 +61,7 @@ class Grader:
         lo, hi = self.similarity_range()
         sim_n = min(1.0, max(0.0, (sim - lo) / (hi - lo)))
         ev = self.sentence_evidence(question, [doc])[0]
+        cov = _numbers_in_headings(question, cov, ev)
         sem = ev.best_score
         sides = self.side_scores(question, [doc])[0]
         if sides and all(len(x) for x in sides):
@@ -71,7 +72,8 @@ class Grader:
         check, share = checkable_terms(terms, question, text, cov)
         typed, typed_note = self.confirmed_semantic(question, ev, check, share)
         sem = max(sem, typed)
-        lex = credit_months(question, text, coverage_of(check, text, focus)) if check else Coverage([], {}, {}, focus)
+        lex = (_numbers_in_headings(question, credit_months(question, text, coverage_of(check, text, focus)), ev)
+               if check else Coverage([], {}, {}, focus))
         lex_score = lex.score if check else 0.0
         cov_eff = share * (lex_score + (1 - lex_score) * SEMANTIC_FILL * sem) + (1 - share) * sem
         sim_eff = share * sim_n + (1 - share) * sem
@@ -286,3 +288,18 @@ def _window(units, j: int) -> str:
     """Sentence j with its heading and the sentences either side of it under the same heading."""
     near = [units[k].text for k in (j - 1, j, j + 1) if 0 <= k < len(units) and units[k].heading == units[j].heading]
     return "\n".join([units[j].heading, *near])
+
+
+def _numbers_in_headings(question: str, cov: Coverage, ev) -> Coverage:
+    """A number of the question (a year, a month, a day) that the chunk's text lacks but the headings above its
+    sentences state — the document's title "Incident Report: …, 8 November 2025", a section "2025년 추석" — is found:
+    a heading gives context to every sentence under it (months by name too, ``credit_months``)."""
+    missing = cov.missing_numbers
+    headings = "\n".join(dict.fromkeys(u.heading for u in ev.units if u.heading))
+    if not missing or not headings:
+        return cov
+    found = credit_months(question, headings, coverage_of(missing, headings))
+    for t in found.covered:
+        cov.credit[t] = 1.0
+        cov.how[t] = "in a heading" + (f" {found.how[t]}" if found.how.get(t, "exact") != "exact" else "")
+    return cov
