@@ -171,3 +171,14 @@ def test_the_chain_goes_through_the_thing_used_not_back_to_the_start(observatory
     conclusion = run.answer.splitlines()[0]
     assert conclusion.split(":", 1)[1].strip().startswith("Ivy Moss"), run.answer
     assert conclusion.index("uses") < conclusion.index("Archive Team")
+
+
+@pytest.mark.parametrize("question", [
+    # "사이" (between) inside "여행사이트" (travel site) is no relation marker
+    "작년 연휴에 방이 모자랐던 거, 여행사이트 서버 때문이라고 하지 않았어요? 진짜로는 뭐가 문제였던 거죠?",
+    # something described ("합작법인 부서장들") and then a value asked of it: a lookup
+    "합작법인 부서장들이 개업 전에 교육받으러 온다던데, 몇 명이 얼마 동안 와요?",
+])
+def test_korean_relation_words_inside_other_words_or_before_a_value_question_stay_vector(engine, question):
+    decision = engine.classify(question, KNOWN)
+    assert decision.strategy == "vector", decision.reason

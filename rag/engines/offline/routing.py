@@ -7,7 +7,7 @@ from typing import Sequence
 from rag.engines.offline.arithmetic import extract_expression, list_aggregate
 from rag.engines.offline.relations import asked_relations
 from rag.engines.offline.rules import (ARITHMETIC_PATTERNS, ASKING, BARE_INTERROGATIVES, CHAIN_PATTERN, CODE_PATTERNS,
-                                       GENERAL_KNOWLEDGE, HOW_CONNECTED, PRESENT_MARKERS, RELATION_MARKERS, RELATIVE_HOP_PATTERN,
+                                       GENERAL_KNOWLEDGE, HOW_CONNECTED, PERIOD_MARKERS, PRESENT_MARKERS, RELATION_MARKERS, RELATIVE_HOP_PATTERN,
                                        SMALL_TALK, TRANSLATION_MARKERS, VALUE_QUESTION, WHICH_ORG_MARKERS)
 from rag.engines.offline.semantics import question_intents
 from rag.engines.offline.temporal import temporal_markers, years_in
@@ -70,10 +70,16 @@ class Router:
 
         checked.append("temporal")
         markers = temporal_markers(question)
-        if markers and all(m in PRESENT_MARKERS for m in markers) and self._names_a_topic(
-                re.sub("|".join(re.escape(m) for m in markers), " ", question, flags=re.I)):
-            # "직원 지금 몇 명": the present state of something the documents hold (rules.PRESENT_MARKERS)
+        if markers and all(m in PRESENT_MARKERS for m in markers) and self._holds_subject(question, markers,
+                                                                                          known_entities):
+            # "밀다락 직원 지금 몇 명": the present state of something the documents hold (rules.PRESENT_MARKERS)
             checked.append(f"present-state marker '{markers[0]}' about something the documents hold")
+            markers = []
+        this_year = [m for m in markers if PERIOD_MARKERS.get(m) == "year"]
+        if this_year and len(this_year) == len(markers) and self.kb_mentions(str(self.today().year)):
+            # "올해 7월에 받은 감사": this year's dated event, and the documents mention this year → route on as a
+            # document question (a year named as a number goes the same way below)
+            checked.append(f"'{this_year[0]}' is {self.today().year}, which the documents mention")
             markers = []
         if markers:
             return Decision("web", f"temporal marker '{markers[0]}' → web (fresh information; the documents may be "
@@ -95,13 +101,18 @@ class Router:
         checked.append("relation")
         entities = self._entities_in(question, known_entities)
         slots = self._asked_slots(question)
-        relation = [m for m in RELATION_MARKERS if _contains_phrase(q, m)]
+        relation = [m for m in RELATION_MARKERS if _contains_phrase(q, m) and _starts_a_word(q, m)]
         which_org = [m for m in relation if m in WHICH_ORG_MARKERS]
         if which_org and not slots:
             # "which company installed …": asks for an organisation, but through no relation the graph stores
             relation = [m for m in relation if m not in WHICH_ORG_MARKERS]
             checked.append(f"'{which_org[0]}' without a stored relation")
         hop = RELATIVE_HOP_PATTERN.search(q)
+        if hop and VALUE_QUESTION.search(q) and not slots:
+            # "합작법인 부서장들이 … 몇 명이 얼마 동안 와요?": something described, then a value asked of it, no stored
+            # relation asked — a lookup (and "합작법인" only looks like a verb's adnominal form)
+            checked.append(f"'{hop.group(0).strip()}' before a value question")
+            hop = None
         if hop:
             relation.append(hop.group(0).strip())
         if CHAIN_PATTERN.search(question):
@@ -144,6 +155,20 @@ class Router:
         return Decision("vector", why + " → vector (factual lookup)",
                         signals={"rule": "default", "entities": entities, "checked": checked})
 
+    def _holds_subject(self, question: str, markers: Sequence[str], known_entities: Sequence[str]) -> bool:
+        """Whether a present-state question is about something the documents hold: it names a graph entity and at
+        least one other of its words is mentioned by the knowledge base ("밀다락 직원 지금 몇 명": 밀다락, 직원) —
+        not "the won to yuan exchange rate right now" (no entity), nor "지금 청주 날씨" (a city, but no weather)."""
+        from rag.textutil import key_terms
+
+        rest = re.sub("|".join(re.escape(m) for m in markers), " ", question, flags=re.I)
+        entities = self._entities_in(rest, known_entities)
+        if not entities:
+            return False
+        named = {_norm(e) for e in entities}
+        words = [t for t in key_terms(rest) if len(t) >= 2 and not any(t in n or n in t for n in named)]
+        return any(self.kb_mentions(t) for t in words)
+
     def _names_a_topic(self, question: str) -> bool:
         """Whether a greeting also names something the documents hold ("안녕하세요, 휴가 규정 부탁해요"): two or more of
         its words that are no greeting are mentioned by the knowledge base, so it is a request, not small talk."""
@@ -181,3 +206,9 @@ class Router:
         # "Hanbit Labs" found: drop "Hanbit" when it is only part of a longer match
         return [e for e in found if not any(e != o and _norm(e) in _norm(o) for o in found)]
 
+
+def _starts_a_word(norm_question: str, marker: str) -> bool:
+    """A Korean relation marker starts a word: "사이" (between) is not the 사이 of "여행사이트"."""
+    if not re.match(r"[가-힣]", marker):
+        return True
+    return re.search(rf"(?<![가-힣]){re.escape(_norm(marker))}", norm_question) is not None

@@ -42,7 +42,7 @@ TEMPORAL_MARKERS = (
 # not for news. A question with these only goes to the web when it names nothing the documents hold ("지금 날씨",
 # "현재 환율"); about something they hold it goes to the documents, and a document answers it when it states the
 # present itself (PRESENT_STATED: "2026년 11월 현재", "as of", "目前", "截至"). Not tuned on any corpus.
-PRESENT_MARKERS = ("current", "currently", "nowadays", "right now", "현재", "지금", "目前", "现在", "当前")
+PRESENT_MARKERS = ("current", "currently", "nowadays", "right now", "현재", "지금", "요즘", "目前", "现在", "当前")
 PRESENT_STATED = re.compile(r"현재|지금|\b(?:currently|as of|at present|now|today)\b|目前|截至|截止|现在|当前|迄今", re.I)
 
 # language: words that ask for a translation
