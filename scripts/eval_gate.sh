@@ -26,6 +26,8 @@ HELDOUT_D=eval_sets/heldout_d_university_lab  # the fourth, written after the 20
 HELDOUT_E=eval_sets/heldout_e_citrus_coop  # the fifth and sixth, written before the 2026-12-02 round and run once, after
 HELDOUT_F=eval_sets/heldout_f_game_studio  # it (its aggregate figures only; nobody read their questions' results)
 HELDOUT_G=eval_sets/heldout_g_bakery_chain  # the seventh, written before the fifth round and run once after it
+HELDOUT_H=eval_sets/heldout_h_hotel_group  # the eighth, written before the sixth round, run once before and after it,
+# then its routing misses were read (a dev set since)
 SAMPLE_KB=$(mktemp -d -t rag-eval-gate-XXXXXX)
 trap 'rm -rf "$SAMPLE_KB"' EXIT
 
@@ -64,7 +66,7 @@ run_set() {  # run_set NAME: one question set with its gates
       rag_eval sample_docs/paraphrases.jsonl "${kb[@]}" \
         --gate 'agentic.key_fact_hit>=0.95' --gate 'agentic.routing>=0.95' \
         --gate 'agentic.silent_failure<=0.05' --gate 'agentic.false_abstention<=0.05' "${EXTRA[@]}" ;;
-    ratchet)  # CI: no regression on the four held-out corpora from the figures of the session that wrote these lines
+    ratchet)  # CI: no regression on the eight held-out corpora from the figures of the session that wrote these lines
       # (issue 8's targets above are not all met; these floors sit about one question under what the engine scores
       # now, so a change that makes the offline engine worse on documents it was not tuned on fails CI).
       # unseen and heldout_b were read as dev sets (their failures guided the 2026-12-01 rounds); heldout_c was
@@ -77,18 +79,24 @@ run_set() {  # run_set NAME: one question set with its gates
       # moved to about one question under the new figures. Three moved the other way, each by one question, and are
       # kept on purpose (docs/evaluation.md, fifth round): B's silent floor (a stem match made one false abstention a
       # silent failure), E's silent floor and F's key-fact floor.
-      floors "$UNSEEN" 0.90 0.15 0.07 0.97 || return $?
-      floors "$HELDOUT_B" 0.80 0.19 0.11 0.97 || return $?
-      floors "$HELDOUT_C" 0.64 0.36 0.17 0.96 || return $?
+      # Sixth round (typed evidence across languages, a sentence per asked part, present-state and "this year"
+      # questions, headings' dates, Korean relation words inside other words): floors moved to about one question
+      # under the new figures; F's silent floor moved up by one question (0.24 → 0.27: one wrong answer from a
+      # typed-evidence document, docs/evaluation.md, sixth round); H added.
+      floors "$UNSEEN" 0.90 0.13 0.07 0.97 || return $?
+      floors "$HELDOUT_B" 0.80 0.15 0.11 0.97 || return $?
+      floors "$HELDOUT_C" 0.68 0.28 0.14 0.96 || return $?
       floors "$HELDOUT_D" 0.41 0.38 0.39 0.88 || return $?
-      floors "$HELDOUT_E" 0.39 0.40 0.37 0.84 || return $?
-      floors "$HELDOUT_F" 0.58 0.48 0.24 0.91 || return $?
-      floors "$HELDOUT_G" 0.57 0.37 0.28 0.85 ;;
+      floors "$HELDOUT_E" 0.42 0.40 0.35 0.84 || return $?
+      floors "$HELDOUT_F" 0.58 0.39 0.27 0.93 || return $?
+      floors "$HELDOUT_G" 0.71 0.23 0.19 0.89 || return $?
+      floors "$HELDOUT_H" 0.28 0.29 0.36 0.93 ;;
     heldout_c) targets "$HELDOUT_C" ;;  # issue 8's targets on a held-out corpus (not met today: README "Evaluation")
     heldout_e) targets "$HELDOUT_E" ;;
     heldout_f) targets "$HELDOUT_F" ;;
     heldout_g) targets "$HELDOUT_G" ;;
-    *) echo "error: unknown set '$1' in EVAL_GATE_SETS (unseen, heldout_c, heldout_e, heldout_f, heldout_g, sample, paraphrases, ratchet)" >&2
+    heldout_h) targets "$HELDOUT_H" ;;
+    *) echo "error: unknown set '$1' in EVAL_GATE_SETS (unseen, heldout_c, heldout_e, heldout_f, heldout_g, heldout_h, sample, paraphrases, ratchet)" >&2
        return 2 ;;
   esac
 }
