@@ -69,3 +69,53 @@ def extract_expression(question: str) -> str | None:
         if re.search(r"[+\-*/%]|sqrt", cand) and (best is None or len(cand) > len(best)):
             best = cand
     return best
+
+
+# ---- unit conversion (general knowledge, computed): "섭씨 60도는 화씨로 몇 도야?", "10 km in miles", "30摄氏度是多少华氏度" ----
+# unit → (dimension, words that name it; language facts, not tuned); a factor to the dimension's base unit, or a
+# function pair for temperature
+_UNIT_WORDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "°C": ("temperature", ("섭씨", "celsius", "°c", "℃", "摄氏", "攝氏")),
+    "°F": ("temperature", ("화씨", "fahrenheit", "°f", "℉", "华氏", "華氏")),
+    "km": ("length", ("km", "킬로미터", "kilometers", "kilometres", "kilometer", "kilometre", "公里", "千米")),
+    "mi": ("length", ("miles", "mile", "마일", "英里")),
+    "kg": ("weight", ("kg", "킬로그램", "kilograms", "kilogram", "公斤", "千克")),
+    "lb": ("weight", ("pounds", "pound", "lbs", "lb", "파운드", "磅")),
+}
+_TO_BASE = {"km": 1.0, "mi": 1.609344, "kg": 1.0, "lb": 0.45359237}
+_CONV_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
+
+
+def _unit_mentions(text: str) -> list[tuple[int, str]]:
+    found: list[tuple[int, str]] = []
+    for unit, (_, words) in _UNIT_WORDS.items():
+        for word in words:
+            pattern = (rf"(?<![a-z]){re.escape(word)}(?![a-z])" if re.fullmatch(r"[a-z]+", word)
+                       else re.escape(word))
+            found += [(m.start(), unit) for m in re.finditer(pattern, text)]
+    return sorted(found)
+
+
+def unit_conversion(question: str) -> tuple[float, str, str, float] | None:
+    """(value, from unit, to unit, converted) when the question converts a number between two units of one
+    dimension (temperature, length, weight); None otherwise. The unit nearest the number is the one it is in."""
+    q = unicodedata.normalize("NFKC", question).lower().replace("º", "°")
+    numbers = list(_CONV_NUMBER.finditer(q))
+    mentions = _unit_mentions(q)
+    units = {u for _, u in mentions}
+    if len(numbers) != 1 or len(units) != 2:
+        return None
+    a, b = sorted(units)
+    if _UNIT_WORDS[a][0] != _UNIT_WORDS[b][0]:
+        return None
+    at = numbers[0].start()
+    source = min(mentions, key=lambda m: abs(m[0] - at))[1]
+    target = b if source == a else a
+    value = float(numbers[0].group(0).replace(",", "."))
+    if source == "°C":
+        converted = value * 9 / 5 + 32
+    elif source == "°F":
+        converted = (value - 32) * 5 / 9
+    else:
+        converted = value * _TO_BASE[source] / _TO_BASE[target]
+    return value, source, target, converted

@@ -1,10 +1,10 @@
-"""direct answers without retrieval: aggregates, arithmetic, glossary translation, Python recipes."""
+"""direct answers without retrieval: aggregates, arithmetic, unit conversions, glossary translation, Python recipes."""
 from __future__ import annotations
 
 import math
 import re
 
-from rag.engines.offline.arithmetic import extract_expression, list_aggregate, safe_eval
+from rag.engines.offline.arithmetic import extract_expression, list_aggregate, safe_eval, unit_conversion
 from rag.engines.offline.rules import ARITHMETIC_PATTERNS, ASKING, SMALL_TALK, TRANSLATION_MARKERS
 from rag.engines.offline.text import _contains_phrase, _norm
 from rag.engines.offline.vocabulary import CODE_RECIPES, GLOSSARY
@@ -24,6 +24,20 @@ class DirectAnswerer:
                              "Hello! Ask me anything about the documents and I will answer with the sources.",
                              "您好！请提出关于文档的问题，我会附上出处回答。")
             return Answer(text, [], False, "direct: small talk, answered with a greeting (no question asked)",
+                          prompt=template)
+        conversion = unit_conversion(question)
+        if conversion:
+            value, source, target, converted = conversion
+            template = self._template("direct", "unit conversion (temperature, length, weight), computed in Python: "
+                                      "°F = °C × 9/5 + 32; 1 mile = 1.609344 km; 1 lb = 0.45359237 kg", question)
+            shown = f"{converted:.4g}" if abs(converted) < 1000 else f"{converted:,.1f}"
+            formula = ("°F = °C × 9/5 + 32" if source == "°C" else "°C = (°F − 32) × 5/9" if source == "°F"
+                       else {"km": "1 mile = 1.609344 km", "mi": "1 mile = 1.609344 km",
+                             "kg": "1 lb = 0.45359237 kg", "lb": "1 lb = 0.45359237 kg"}[source])
+            text = self._say(lang, f"{value:g} {source}는 {shown} {target}입니다. ({formula})",
+                             f"{value:g} {source} is {shown} {target}. ({formula})",
+                             f"{value:g} {source} 等于 {shown} {target}。（{formula}）")
+            return Answer(text, [], False, f"direct: unit conversion {value:g} {source} → {shown} {target} computed",
                           prompt=template)
         aggregate = list_aggregate(question)
         if aggregate:

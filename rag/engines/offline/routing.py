@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from rag.engines.offline.arithmetic import extract_expression, list_aggregate
+from rag.engines.offline.arithmetic import extract_expression, list_aggregate, unit_conversion
 from rag.engines.offline.relations import asked_relations
 from rag.engines.offline.rules import (ARITHMETIC_PATTERNS, ASKING, BARE_INTERROGATIVES, CHAIN_PATTERN, CODE_PATTERNS,
                                        GENERAL_KNOWLEDGE, HOW_CONNECTED, PERIOD_MARKERS, PRESENT_MARKERS, RELATION_MARKERS, RELATIVE_HOP_PATTERN,
@@ -47,6 +47,11 @@ class Router:
                 shown = extract_expression(question) or m.group(0).strip()
                 return Decision("direct", f"arithmetic expression '{shown}' → direct",
                                 signals={"rule": "arithmetic", "matched": [shown], "checked": checked})
+        conversion = unit_conversion(question)
+        if conversion:
+            value, source, target, _ = conversion
+            return Decision("direct", f"unit conversion {value:g} {source} → {target} → direct (computed, no retrieval)",
+                            signals={"rule": "arithmetic", "matched": [f"{source}→{target}"], "checked": checked})
         aggregate = list_aggregate(question)
         if aggregate:
             return Decision("direct", f"{aggregate[0]} of a number list → direct (computed, no retrieval)",
