@@ -93,7 +93,8 @@ class Run:
     citations: list[Citation] = field(default_factory=list)
     abstained: bool = False
     partial: bool = False
-    stop_reason: str = ""  # quality_met | typed_evidence | meaning_only | budget_exhausted | repetition | direct | naive | error
+    # quality_met | typed_evidence | meaning_only | budget_exhausted | repetition | direct | naive | error
+    stop_reason: str = ""
     generator_context: str = ""  # exactly what the generator was given as context
     generator_prompt: list[dict[str, str]] = field(default_factory=list)
     error: str | None = None

@@ -96,7 +96,8 @@ run_set() {  # run_set NAME: one question set with its gates
     heldout_f) targets "$HELDOUT_F" ;;
     heldout_g) targets "$HELDOUT_G" ;;
     heldout_h) targets "$HELDOUT_H" ;;
-    *) echo "error: unknown set '$1' in EVAL_GATE_SETS (unseen, heldout_c, heldout_e, heldout_f, heldout_g, heldout_h, sample, paraphrases, ratchet)" >&2
+    *) echo "error: unknown set '$1' in EVAL_GATE_SETS (unseen, heldout_c, heldout_e, heldout_f, heldout_g," \
+            "heldout_h, sample, paraphrases, ratchet)" >&2
        return 2 ;;
   esac
 }

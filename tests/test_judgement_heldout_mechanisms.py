@@ -20,6 +20,7 @@ from rag.engines.offline import OfflineEngine
 from rag.engines.offline.answertype import answers, asked_for_grading, names_organisation
 from rag.engines.offline.coverage import asked_attribute, text_scripts
 from rag.tools.vector import VectorTool
+from tests.support.kb import best_grade
 
 TEXTS = {
     "hotel_guide_zh.md": (
@@ -61,10 +62,7 @@ def engine(kb):
 
 def grade_of(kb, engine, question, source):
     """The grade of the best retrieved chunk of ``source`` for the question (retrieval as the agent does it)."""
-    docs = [d for d in VectorTool(kb, kb.settings).run(question, 8) if d.source == source]
-    assert docs, f"{source} not retrieved for {question!r}"
-    grades = [engine.grade(question, d) for d in docs]
-    return max(grades, key=lambda g: ({"correct": 2, "ambiguous": 1}.get(g.label, 0), g.score))
+    return best_grade(kb, engine, question, source)[1]
 
 
 # ---- 1. checkability by the script a text is written in -------------------------------------------------------------

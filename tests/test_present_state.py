@@ -23,7 +23,7 @@ import pytest
 
 from rag.engines.offline import OfflineEngine
 from rag.engines.offline.coverage import asked_attribute
-from rag.tools.vector import VectorTool
+from tests.support.kb import best_grade
 
 TEXTS = {
     "coop_overview_ko.md": ("# 바퀴살협동조합 소개\n\n"
@@ -73,20 +73,14 @@ def test_present_state_routes_by_what_the_documents_hold(kb, engine, question, r
         assert "present-state marker" in checked or "'올해' is 2026" in checked, decision.signals
 
 
-def best_grade(kb, engine, question, source):
-    docs = [d for d in VectorTool(kb, kb.settings).run(question, 6) if d.source == source]
-    assert docs, f"{source} not retrieved"
-    return max((engine.grade(question, d) for d in docs), key=lambda g: g.score)
-
-
 def test_a_document_that_states_the_present_answers_a_present_state_question(kb, engine):
-    g = best_grade(kb, engine, "바퀴살협동조합 조합원 지금 몇 명이에요?", "coop_overview_ko.md")
+    g = best_grade(kb, engine, "바퀴살협동조합 조합원 지금 몇 명이에요?", "coop_overview_ko.md")[1]
     assert g.label == "correct", g.reason
     assert "cannot confirm" not in g.reason and "asked attribute '지금'" not in g.reason
 
 
 def test_news_still_cannot_be_confirmed_by_a_document(kb, engine):
-    g = best_grade(kb, engine, "바퀴살협동조합 조합원 최신 몇 명이에요?", "coop_overview_ko.md")
+    g = best_grade(kb, engine, "바퀴살협동조합 조합원 최신 몇 명이에요?", "coop_overview_ko.md")[1]
     assert g.label != "correct" and "newest information" in g.reason, g.reason
 
 

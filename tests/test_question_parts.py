@@ -60,7 +60,8 @@ def engine(kb):
     ("Which line is faster, A or B, and by how much per hour?", ["Which line is faster, A or B", "how much per hour"]),
     ("특품이랑 상품은 당도가 얼마나 차이 나요? 각각 몇 브릭스인지 알려 주세요.",
      ["특품이랑 상품은 당도가 얼마나 차이 나요", "각각 몇 브릭스인지 알려 주세요"]),
-    ("Who leads the Atlas team, and which city does she work in?", ["Who leads the Atlas team", "which city does she work in"]),
+    ("Who leads the Atlas team, and which city does she work in?",
+     ["Who leads the Atlas team", "which city does she work in"]),
     # one question: a relative clause, a statement after it, a plain "and"
     ("Who leads the team, which built Atlas?", ["Who leads the team, which built Atlas?"]),
     ("협약은 언제까지 유효해? 알려 줘.", ["협약은 언제까지 유효해? 알려 줘."]),

@@ -25,6 +25,7 @@ from rag.engines.offline import OfflineEngine
 from rag.engines.offline.answertype import STRONG, WEAK, asked_type, fit
 from rag.engines.offline.text import stated_numbers
 from rag.tools.vector import VectorTool
+from tests.support.kb import best_grade
 
 TEXTS = {
     "pier_guide_zh.md": ("# 渡轮码头交通指南\n\n"
@@ -73,12 +74,6 @@ def engine(kb):
     return OfflineEngine(kb.settings, clock=lambda: date(2026, 12, 1))
 
 
-def graded(kb, engine, question, source):
-    docs = [d for d in VectorTool(kb, kb.settings).run(question, 8) if d.source == source]
-    assert docs, f"{source} not retrieved for {question!r}"
-    return docs[0], engine.grade(question, docs[0])
-
-
 @pytest.mark.parametrize("text, numbers", [
     ("合作方须在首店开业后三年内至少开设 8 家门店。", {"3", "8"}),
     ("出租车约需 12,000 韩元。", {"12000"}),
@@ -115,17 +110,17 @@ FRANCHISE_Q = "가맹점은 첫 매장을 열고 {n}년 안에 매장을 최소 
 
 def test_typed_evidence_needs_the_question_numbers_where_the_value_is_stated(kb, engine):
     # the question's number is stated as a Chinese numeral (两年, "two years") next to the asked count
-    _, g = graded(kb, engine, FRANCHISE_Q.format(n=2), "franchise_zh.txt")
+    _, g = best_grade(kb, engine, FRANCHISE_Q.format(n=2), "franchise_zh.txt")
     assert "typed evidence" in g.reason and "6 家门店" in g.reason, g.reason
     assert g.label == "correct" and "'2' as a Chinese numeral" in g.reason, g.reason
     # the same question about five years: the sentence matches as well by meaning, but states no "5"
-    _, g = graded(kb, engine, FRANCHISE_Q.format(n=5), "franchise_zh.txt")
+    _, g = best_grade(kb, engine, FRANCHISE_Q.format(n=5), "franchise_zh.txt")
     assert "typed evidence" not in g.reason and g.label != "correct", g.reason
 
 
 def test_quality_lists_the_correct_documents_with_typed_evidence(kb, engine):
     question = FRANCHISE_Q.format(n=2)
-    doc, g = graded(kb, engine, question, "franchise_zh.txt")
+    doc, g = best_grade(kb, engine, question, "franchise_zh.txt")
     quality = engine.evaluate(question, [doc], [g])
     assert quality.typed == ("franchise_zh.txt",)
     assert "typed evidence in franchise_zh.txt" in quality.reason

@@ -366,7 +366,7 @@ def evaluate_context(state: AgentState, runtime: Ctx) -> dict:
         else:
             result = runtime.context.engine.evaluate(question, docs, grades)
             quality, why, calls = clamp01(result.score), result.reason, list(result.calls)
-            typed = tuple(getattr(result, "typed", ()) or ())
+            typed = tuple(getattr(result, "typed", ()))  # an engine of an older commit (bench) records none
         hop = Hop(number=attempt, strategy=strategy, query=state["query"], docs=list(docs), grades=list(grades),
                   quality=quality, status="ok" if retrieval_ok else "failed", note="" if retrieval_ok else why,
                   scope=state.get("scope") or "", elsewhere=tuple(state.get("elsewhere") or ()),

@@ -54,3 +54,14 @@ def build_sample_kb(data_dir: str | os.PathLike, engine: Any = None, **overrides
     kb = KnowledgeBase(make_settings(data_dir, **overrides), engine=engine)
     _check(kb.ingest_paths([SAMPLE_DOCS]))
     return kb
+
+
+def best_grade(kb: KnowledgeBase, engine: Any, question: str, source: str, k: int = 8) -> tuple[Any, Any]:
+    """(chunk, grade) of the best-graded chunk of ``source`` among the question's ``k`` retrieved (the agent's vector
+    retrieval; correct before ambiguous before incorrect, then by score). Fails when ``source`` is not retrieved."""
+    from rag.tools.vector import VectorTool
+
+    docs = [d for d in VectorTool(kb, kb.settings).run(question, k) if d.source == source]
+    assert docs, f"{source} not retrieved for {question!r}"
+    graded = [(d, engine.grade(question, d)) for d in docs]
+    return max(graded, key=lambda dg: ({"correct": 2, "ambiguous": 1}.get(dg[1].label, 0), dg[1].score))

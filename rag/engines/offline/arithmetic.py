@@ -6,6 +6,7 @@ import math
 import operator
 import re
 import unicodedata
+from typing import NamedTuple
 
 from rag.engines.offline.rules import AGGREGATES, NUMBER_LIST
 from rag.engines.offline.text import _THOUSANDS
@@ -83,7 +84,18 @@ _UNIT_WORDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "lb": ("weight", ("pounds", "pound", "lbs", "lb", "파운드", "磅")),
 }
 _TO_BASE = {"km": 1.0, "mi": 1.609344, "kg": 1.0, "lb": 0.45359237}
+# the formula an answer shows, by the unit converted from (temperature) or the dimension (length, weight)
+FORMULAS = {"°C": "°F = °C × 9/5 + 32", "°F": "°C = (°F − 32) × 5/9", "length": "1 mile = 1.609344 km",
+            "weight": "1 lb = 0.45359237 kg"}
 _CONV_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
+
+
+class Conversion(NamedTuple):
+    value: float
+    source: str  # the unit the question's number is in
+    target: str
+    result: float
+    formula: str
 
 
 def _unit_mentions(text: str) -> list[tuple[int, str]]:
@@ -96,9 +108,9 @@ def _unit_mentions(text: str) -> list[tuple[int, str]]:
     return sorted(found)
 
 
-def unit_conversion(question: str) -> tuple[float, str, str, float] | None:
-    """(value, from unit, to unit, converted) when the question converts a number between two units of one
-    dimension (temperature, length, weight); None otherwise. The unit nearest the number is the one it is in."""
+def unit_conversion(question: str) -> Conversion | None:
+    """The conversion a question asks for, a number between two units of one dimension (temperature, length,
+    weight); None otherwise. The unit nearest the number is the one it is in."""
     q = unicodedata.normalize("NFKC", question).lower().replace("º", "°")
     numbers = list(_CONV_NUMBER.finditer(q))
     mentions = _unit_mentions(q)
@@ -106,7 +118,8 @@ def unit_conversion(question: str) -> tuple[float, str, str, float] | None:
     if len(numbers) != 1 or len(units) != 2:
         return None
     a, b = sorted(units)
-    if _UNIT_WORDS[a][0] != _UNIT_WORDS[b][0]:
+    dimension = _UNIT_WORDS[a][0]
+    if _UNIT_WORDS[b][0] != dimension:
         return None
     at = numbers[0].start()
     source = min(mentions, key=lambda m: abs(m[0] - at))[1]
@@ -118,4 +131,4 @@ def unit_conversion(question: str) -> tuple[float, str, str, float] | None:
         converted = (value - 32) * 5 / 9
     else:
         converted = value * _TO_BASE[source] / _TO_BASE[target]
-    return value, source, target, converted
+    return Conversion(value, source, target, converted, FORMULAS.get(source) or FORMULAS[dimension])

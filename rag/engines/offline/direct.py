@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 import re
 
-from rag.engines.offline.arithmetic import extract_expression, list_aggregate, safe_eval, unit_conversion
+from rag.engines.offline.arithmetic import FORMULAS, extract_expression, list_aggregate, safe_eval, unit_conversion
 from rag.engines.offline.rules import ARITHMETIC_PATTERNS, ASKING, SMALL_TALK, TRANSLATION_MARKERS
 from rag.engines.offline.text import _contains_phrase, _norm
 from rag.engines.offline.vocabulary import CODE_RECIPES, GLOSSARY
@@ -27,13 +27,10 @@ class DirectAnswerer:
                           prompt=template)
         conversion = unit_conversion(question)
         if conversion:
-            value, source, target, converted = conversion
+            value, source, target, converted, formula = conversion
             template = self._template("direct", "unit conversion (temperature, length, weight), computed in Python: "
-                                      "°F = °C × 9/5 + 32; 1 mile = 1.609344 km; 1 lb = 0.45359237 kg", question)
+                                      + "; ".join(FORMULAS.values()), question)
             shown = f"{converted:.4g}" if abs(converted) < 1000 else f"{converted:,.1f}"
-            formula = ("°F = °C × 9/5 + 32" if source == "°C" else "°C = (°F − 32) × 5/9" if source == "°F"
-                       else {"km": "1 mile = 1.609344 km", "mi": "1 mile = 1.609344 km",
-                             "kg": "1 lb = 0.45359237 kg", "lb": "1 lb = 0.45359237 kg"}[source])
             text = self._say(lang, f"{value:g} {source}는 {shown} {target}입니다. ({formula})",
                              f"{value:g} {source} is {shown} {target}. ({formula})",
                              f"{value:g} {source} 等于 {shown} {target}。（{formula}）")

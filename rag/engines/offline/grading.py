@@ -226,9 +226,8 @@ class Grader:
         others = [t for t in named if not _is_number(t)]
         best_missing: list[str] | None = None
         for j in holders:
-            lo, hi = max(0, j - COOCCUR_WINDOW), min(len(units), j + COOCCUR_WINDOW + 1)
             # the neighbours under the same heading only: the next section is about something else
-            around = "\n".join([units[j].heading] + [u.text for u in units[lo:hi] if u.heading == units[j].heading])
+            around = _window(units, j, COOCCUR_WINDOW)
             cov = coverage_of(named, around)
             missing = [t for t in named if cov.credit.get(t, 0.0) <= 0]
             got_others = sum(1 for t in others if cov.credit.get(t, 0.0) > 0)
@@ -284,9 +283,9 @@ class Grader:
         return any(_specific(e) and (_norm(e) in q_entities or _contains_phrase(q, e)) for e in ends)
 
 
-def _window(units, j: int) -> str:
-    """Sentence j with its heading and the sentences either side of it under the same heading."""
-    near = [units[k].text for k in (j - 1, j, j + 1) if 0 <= k < len(units) and units[k].heading == units[j].heading]
+def _window(units, j: int, width: int = 1) -> str:
+    """Sentence j with its heading and the ``width`` sentences either side of it under the same heading."""
+    near = [u.text for u in units[max(0, j - width): j + width + 1] if u.heading == units[j].heading]
     return "\n".join([units[j].heading, *near])
 
 

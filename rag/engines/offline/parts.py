@@ -3,8 +3,9 @@ is the course?". Each part is answered by its own sentence; an extractive answer
 the whole question often states one part only (selection.py quotes the best sentence of each part too).
 
 The split is a rule of the languages (question marks; "and" before an English question word; a Chinese comma; a
-Korean clause joined by 고 / 며), not fitted to any corpus. A part must ask something of its own — a question word, or a value (``answertype.asked_type``) — so
-"알려 주세요." or a leading statement ("Starting at a store next week.") is context, not a part.
+Korean clause joined by 고 / 며), not fitted to any corpus. A part must ask something of its own — a question word,
+or a value (``answertype.asked_type``) — so "알려 주세요." or a leading statement ("Starting at a store next week.")
+is context, not a part.
 
 The one splitter of the offline engine: selection.py quotes a sentence per part, gapfill.py (naive's F3) composes
 an answer for a part its context never states (with its own further condition: two key terms per part).

@@ -7,7 +7,8 @@ from typing import Sequence
 from rag.engines.offline.arithmetic import extract_expression, list_aggregate, unit_conversion
 from rag.engines.offline.relations import asked_relations
 from rag.engines.offline.rules import (ARITHMETIC_PATTERNS, ASKING, BARE_INTERROGATIVES, CHAIN_PATTERN, CODE_PATTERNS,
-                                       GENERAL_KNOWLEDGE, HOW_CONNECTED, PERIOD_MARKERS, PRESENT_MARKERS, RELATION_MARKERS, RELATIVE_HOP_PATTERN,
+                                       GENERAL_KNOWLEDGE, HOW_CONNECTED, PERIOD_MARKERS, PRESENT_MARKERS,
+                                       RELATION_MARKERS, RELATIVE_HOP_PATTERN,
                                        SMALL_TALK, TRANSLATION_MARKERS, VALUE_QUESTION, WHICH_ORG_MARKERS)
 from rag.engines.offline.semantics import question_intents
 from rag.engines.offline.temporal import temporal_markers, years_in
@@ -49,9 +50,10 @@ class Router:
                                 signals={"rule": "arithmetic", "matched": [shown], "checked": checked})
         conversion = unit_conversion(question)
         if conversion:
-            value, source, target, _ = conversion
-            return Decision("direct", f"unit conversion {value:g} {source} → {target} → direct (computed, no retrieval)",
-                            signals={"rule": "arithmetic", "matched": [f"{source}→{target}"], "checked": checked})
+            c = conversion
+            return Decision("direct", f"unit conversion {c.value:g} {c.source} → {c.target} → direct (computed, no "
+                            "retrieval)", signals={"rule": "arithmetic", "matched": [f"{c.source}→{c.target}"],
+                                                   "checked": checked})
         aggregate = list_aggregate(question)
         if aggregate:
             return Decision("direct", f"{aggregate[0]} of a number list → direct (computed, no retrieval)",
