@@ -7,7 +7,7 @@ serialise to JSON for the trace (``dataclasses.asdict``).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Literal, Protocol, get_args, runtime_checkable
+from typing import Any, Callable, Literal, NamedTuple, Protocol, get_args, runtime_checkable
 
 Strategy = Literal["vector", "graph", "web", "direct", "sql"]
 QuestionKind = Literal["lookup", "comparison", "aggregate", "recent"]  # seed 002's four kinds of question
@@ -113,15 +113,22 @@ class Grade:
     calls: list[ModelCall] = field(default_factory=list)
 
 
+class Typed(NamedTuple):
+    """A document graded correct whose sentence matching the question by meaning states a value of the asked kind."""
+
+    source: str
+    score: float  # the confirmed semantic match of that sentence (0..1)
+
+
 @dataclass
 class Quality:
     score: float  # 0..1 context quality
     reason: str
     calls: list[ModelCall] = field(default_factory=list)
     # the documents graded correct that hold typed evidence: a sentence matching the question by meaning that states
-    # a value of the asked kind (offline engine: grading.Grader.confirmed_semantic); () where none does or the
-    # engine records none
-    typed: tuple[str, ...] = ()
+    # a value of the asked kind (offline engine: grading.Grader.confirmed_semantic), best first; () where none does
+    # or the engine records none
+    typed: tuple[Typed, ...] = ()
 
 
 @dataclass

@@ -228,3 +228,32 @@ def test_a_partial_answer_shows_each_term_in_its_best_ranked_sentence(settings):
     assert "On weekdays the pool opens at 6 am" in answer.text, answer.text
     assert "next to the gym" not in answer.text and "- Swimming pool" not in answer.text, answer.text  # nor the title
     assert "'chlorine'" in answer.text  # still said as not found
+
+
+# ---- a value asked without "how": a superlative, a money word alone, a fare with several words before it ---------
+@pytest.mark.parametrize("question, label", [
+    ("What's the longest my hamster can stay while I'm away?", "duration"),
+    ("what is the minimum order you will deliver?", "quantity"),
+    ("What's the highest water temperature allowed?", "quantity"),
+    ("parking no-show fee?", "money"),
+    ("주차 위약금은?", "money"),
+    ("押金？", "money"),
+    ("What is the adult one-way fare on the island route?", "money"),
+    # not a value: an adjective after "most", a money word that a question word asks something else about
+    ("What is the most popular menu?", ""),
+    ("Who sets the fee?", "person"),
+    ("When is the fee due?", "date or time"),
+    ("요금은 어디서 내요?", "place"),
+])
+def test_a_value_asked_without_how(question, label):
+    assert asked_type(question).label == label
+
+
+def test_a_bare_money_question_quotes_the_amount(settings):
+    doc = ("# Parking\n\n"
+           "Members can book a parking slot online up to 7 days ahead.\n"
+           "Slots are cancelled free of charge until noon the day before.\n"
+           "A later cancellation, or not turning up, costs 12,000 won.\n"
+           "The parking desk answers questions about slots, fees and permits.\n")
+    answer = _answer(settings, "parking slot no-show fee?", {"parking.md": doc})
+    assert "12,000 won" in _conclusion(answer), answer.text

@@ -22,7 +22,7 @@ from rag.engines.llm import LLMEngine
 from rag.engines.offline import OfflineEngine
 from rag.textutil import dominant_language
 from rag.tools.vector import VectorTool
-from rag.types import Retrieved
+from rag.types import Retrieved, Typed
 from rag.variants import run_question
 from rag.variants.agentic import decide_next, other_languages_to_search
 from rag.variants.base import OTHER_LANGUAGES, Hop
@@ -117,7 +117,8 @@ def test_search_of_the_other_languages_returns_only_them(tool):
 
 def _hop(number, quality, scope="", elsewhere=(), meaning_only=False, strategy="vector", query="q", typed=()):
     return Hop(number=number, strategy=strategy, query=query, quality=quality, scope=scope,
-               elsewhere=tuple(elsewhere), meaning_only=meaning_only, typed=tuple(typed),
+               elsewhere=tuple(elsewhere), meaning_only=meaning_only,
+               typed=tuple(Typed(t, 0.8) for t in typed),
                docs=[Retrieved(id=f"{number}", text="t", source="s", score=1.0, tool=strategy)])
 
 

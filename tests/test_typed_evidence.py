@@ -9,8 +9,9 @@ amount for "how much", a count of stores for "how many stores") is typed evidenc
 - "until when" (언제까지, 到什么时候) asks for the end of a period: a date without an end marker is a weak fit;
 - a number of the question that the chunk lacks but a heading above its sentences states (the document's title
   "…, 14 March 2025") is found: a heading gives context to the sentences under it;
-- the context-quality step lists the documents graded correct that hold typed evidence (``Quality.typed``), which
-  the agent reads: one such document → an answer; several → a partial answer (tests/test_other_languages.py).
+- the context-quality step lists the documents graded correct that hold typed evidence (``Quality.typed``, best
+  first), which the agent reads: one such document → an answer; several → a partial answer
+  (tests/test_other_languages.py), unless one sentence clearly leads the others and the question asks one value.
 
 Documents written for this test (a ferry pier guide and a franchise summary in Chinese, a Korean café notice);
 real knowledge base, real embedder, no mocks.
@@ -23,8 +24,10 @@ import pytest
 
 from rag.engines.offline import OfflineEngine
 from rag.engines.offline.answertype import STRONG, WEAK, asked_type, fit
+from rag.engines.offline.evaluation import leading_typed
 from rag.engines.offline.text import stated_numbers
 from rag.tools.vector import VectorTool
+from rag.types import Typed
 from tests.support.kb import best_grade
 
 TEXTS = {
@@ -122,7 +125,7 @@ def test_quality_lists_the_correct_documents_with_typed_evidence(kb, engine):
     question = FRANCHISE_Q.format(n=2)
     doc, g = best_grade(kb, engine, question, "franchise_zh.txt")
     quality = engine.evaluate(question, [doc], [g])
-    assert quality.typed == ("franchise_zh.txt",)
+    assert [t.source for t in quality.typed] == ["franchise_zh.txt"] and quality.typed[0].score >= 0.5
     assert "typed evidence in franchise_zh.txt" in quality.reason
     # a document without typed evidence, or not graded correct, is no rival answer
     others = [d for d in VectorTool(kb, kb.settings).run(question, 8) if d.source != "franchise_zh.txt"]
@@ -130,7 +133,28 @@ def test_quality_lists_the_correct_documents_with_typed_evidence(kb, engine):
     grades = [engine.grade(question, d) for d in others]
     both = engine.evaluate(question, [doc, *others], [g, *grades])
     rivals = {d.source for d, og in zip(others, grades) if og.label == "correct" and "typed evidence" in og.reason}
-    assert set(both.typed) == {"franchise_zh.txt"} | rivals
+    listed = [t.source for t in both.typed]
+    # best first; a rival whose sentence matches clearly worse is dropped, and the reason says so
+    assert listed[0] == "franchise_zh.txt" and set(listed) <= {"franchise_zh.txt"} | rivals
+    assert set(listed) == {"franchise_zh.txt"} | rivals or "franchise_zh.txt (0.97) leads" in both.reason
+
+
+def test_one_typed_document_that_clearly_leads_is_the_answer():
+    # several correct documents state a value of the asked kind: the one whose sentence matches clearly better
+    # (rules.TYPED_LEAD) alone counts, when the question asks one value; a near tie, or a question asking several
+    # values ("각각", "compare", 分别; two asked parts), keeps them all (the agent then answers partially)
+    near = [Typed("fees_zh.md", 0.86), Typed("guide_en.md", 0.80), Typed("notice_zh.md", 0.77)]
+    one = "차를 가지고 타면 출항 몇 분 전까지 대기선에 가야 해요?"
+    typed, why = leading_typed(one, near)
+    assert [t.source for t in typed] == ["fees_zh.md"] and why
+    assert "fees_zh.md (0.86) leads" in why and "0.80" in why
+    assert leading_typed(one, list(reversed(near)))[0] == near[:1]  # whatever order the documents came in
+    tie = [Typed("fees_zh.md", 0.86), Typed("guide_en.md", 0.83)]
+    assert leading_typed(one, tie) == (tie, "")
+    for several in ("개인 회원과 가족 회원의 연회비는 각각 얼마야?", "What are the fees for adults and children respectively?",
+                    "成人和儿童的票价分别是多少？", "택시비는 얼마고, 배 요금은 얼마예요?"):
+        assert leading_typed(several, near) == (near, ""), several
+    assert leading_typed(one, near[:1]) == (near[:1], "")
 
 
 def test_a_date_in_the_document_title_counts_for_the_sentences_under_it(kb, engine):

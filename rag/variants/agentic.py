@@ -30,7 +30,7 @@ from langgraph.runtime import Runtime
 from rag.config import Settings
 from rag.trace import Attempt, Run, Step, StepTimer
 from rag.textutil import dominant_language
-from rag.types import RETRIEVAL_ORDER, Answer, DecisionEngine, Grade, Retrieved
+from rag.types import RETRIEVAL_ORDER, Answer, DecisionEngine, Grade, Retrieved, Typed
 from rag.variants.base import (
     JACCARD_REPEAT,
     OTHER_LANGUAGES,
@@ -152,16 +152,18 @@ def decide_next(hops: list[Hop], threshold: float, max_attempts: int,
     the query for the current strategy (or the last one that worked when the current tool was unavailable)."""
     current = hops[-1]
     if current.status == "ok" and current.quality >= threshold and current.meaning_only:
-        if len(current.typed) == 1:
-            # meaning, and a value of the asked kind in one document only: nothing competes with its answer
+        typed = current.typed
+        if len(typed) == 1:
+            # meaning, and a value of the asked kind in one document only (or one that clearly leads the rest,
+            # Quality.typed): nothing competes with its answer
             return ("generate", current.strategy,
                     f"quality {current.quality:.2f} ≥ threshold {threshold:.2f} by meaning (the documents are in "
-                    f"another language than the question), and one document, {current.typed[0]}, states the asked "
+                    f"another language than the question), and one document, {typed[0].source}, states the asked "
                     "kind of value in a sentence that matches by meaning (typed evidence): answer from it",
                     "typed_evidence")
-        several = (f"; {len(current.typed)} documents state a value of the asked kind "
-                   f"({', '.join(current.typed[:3])}), and meaning alone cannot tell which one is asked"
-                   if current.typed else "")
+        several = (f"; {len(typed)} documents state a value of the asked kind "
+                   f"({', '.join(t.source for t in typed[:3])}), and meaning alone cannot tell which one is asked"
+                   if typed else "")
         return ("partial_answer", current.strategy,
                 f"quality {current.quality:.2f} ≥ threshold {threshold:.2f}, but only by meaning: the documents are "
                 "in another language than the question and the engine cannot check their key terms there"
@@ -357,7 +359,7 @@ def evaluate_context(state: AgentState, runtime: Ctx) -> dict:
     attempt, strategy, settings = int(state["attempt"]), state["strategy"], runtime.context.settings
     retrieval_ok = state.get("retrieval_ok", True)
     calls = []
-    typed: tuple[str, ...] = ()
+    typed: tuple[Typed, ...] = ()
     with StepTimer() as timer:
         if not retrieval_ok:
             quality, why = 0.0, f"retrieval failed: {state.get('retrieval_note', '')}"

@@ -30,7 +30,7 @@ from langgraph.runtime import Runtime
 from rag import deadline
 from rag.config import Settings, redact_text
 from rag.trace import Attempt, DocRecord, Run, Step, StepTimer, now_iso
-from rag.types import Answer, DecisionEngine, Grade, ModelCall, Retrieved, ToolUnavailable
+from rag.types import Answer, DecisionEngine, Grade, ModelCall, Retrieved, ToolUnavailable, Typed
 
 log = logging.getLogger(__name__)
 
@@ -276,7 +276,8 @@ class Hop:
     scope: str = ""  # "" every document | OTHER_LANGUAGES: only documents in another language than the question
     elsewhere: tuple[str, ...] = ()  # languages the knowledge base also holds that this hop's search ranked unfairly
     meaning_only: bool = False  # judged by meaning alone (other languages, an engine that cannot check them there)
-    typed: tuple[str, ...] = ()  # correct documents whose sentence matching by meaning states the asked kind of value
+    # correct documents whose sentence matching by meaning states the asked kind of value, best first
+    typed: tuple[Typed, ...] = ()
 
     @property
     def ids(self) -> set[str]:

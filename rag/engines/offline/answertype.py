@@ -252,7 +252,7 @@ _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
     # an amount asked about money ("연회비는 얼마", "how much did they pay", "多少钱"); not a bare "얼마" / "how much" /
     # "多少" ("시정이 얼마 미만", "128 곱하기 12는 얼마"), nor a money word without an amount asked ("연봉 계약은 몇 월에")
     (r"多少钱|几块钱|\bhow much money\b|\bhow expensive\b|\bwhat (?:does|do|did|will|would) .{0,60}\bcost\b|"
-     r"\bwhat(?: is|'s| are| was| were) the (?:\w+ )?(?:price|cost|fee|fare)s?\b|"
+     r"\bwhat(?: is|'s| are| was| were) the (?:[\w\-]+ ){0,3}(?:price|cost|fee|fare|charge)s?\b|"
      r"(?=.*(?:얼마|\bhow much\b|多少|几))"
      r"(?=.*(?:\b(?:price|prices|fee|fees|cost|costs|fare|fares|pay|paid|pays|charge|charged|budget|spend|spent|salary|"
      r"wage|wages)\b|비용|요금|가격|운임|금액|예산|회비|수수료|월급|연봉|돈|价格|费用|票价|收费|预算|工资|会费|手续费|钱))",
@@ -298,6 +298,17 @@ _ASKS_PLACE = re.compile(r"\bwhere\b|\bwhich (?:floor|room|building|desk|counter
                          r"몇\s?층|哪里|哪裡|哪儿|在哪|什么地方|什麼地方|几楼|幾樓|哪个楼|哪一层")
 
 
+# language: "what's the longest / smallest / maximum …" asks for a value with no "how" (English; Korean and Chinese say
+# 최대 며칠 / 最多几天, which the patterns above read)
+_SUPERLATIVE = re.compile(r"\bwhat(?:'s| is| are| was| were) the (longest|shortest|maximum|minimum|max|min|smallest|"
+                          r"largest|highest|lowest)\b")
+# language: a question that is a money word and its topic only ("no-show fee?", "성인 요금은?", "押金多少" is read above)
+_BARE_MONEY = re.compile(r"(?:\b(?:price|prices|fee|fees|cost|costs|fare|fares|charge|charges)|요금|비용|가격|운임|수수료|"
+                         r"위약금|회비|费用|价格|票价|收费|手续费|押金|定金)\s*(?:은|는|이|가)?\s*[?？]?\s*$")
+_ASKS_ANYTHING_ELSE = re.compile(r"\b(?:how|what|when|where|which|who|whom|whose|why|do|does|did|is|are|can)\b|"
+                                 r"몇|언제|어디|누구|누가|무엇|뭐|무슨|어느|어떤|어떻게|왜|什么|什麼|哪|谁|誰|怎么|怎麼|为什么|吗|嗎")
+
+
 def asked_type(question: str) -> AskedType:
     """The kind of value the question asks for (NO_TYPE when it asks for none of them)."""
     q = _norm(question).lower()
@@ -325,6 +336,14 @@ def asked_type(question: str) -> AskedType:
         return AskedType(_TEMPORAL, frozenset(), "date or time", cause)
     if re.search(r"多少|几|幾|얼마", q):
         return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), "quantity", cause)
+    m = _SUPERLATIVE.search(q)
+    if m:  # "what's the longest I can stay", "what is the minimum order": a value, as "how long / how much" would ask
+        if m.group(1) in ("longest", "shortest"):
+            return AskedType(frozenset({"quantity"}), DURATION_UNITS, "duration", cause)
+        return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), "quantity", cause)
+    if _BARE_MONEY.search(q) and not _ASKS_ANYTHING_ELSE.search(q):
+        # "delivery slot no-show fee?", "성인 요금은?", "押金？": a money word is all the question asks about
+        return AskedType(frozenset({"money"}), frozenset({"money"}), "money", cause)
     if _ASKS_PLACE.search(q):
         return AskedType(frozenset({"place"}), frozenset(), "place", cause)
     if _ASKS_PERSON.search(_norm(question)) or _ASKS_PERSON.search(q):

@@ -4,9 +4,11 @@ from __future__ import annotations
 from rag.engines.offline.coverage import (Coverage, _fact_coverage, checkable_terms, coverage_of, credit_months,
                                           question_terms)
 from rag.engines.offline.relations import asked_relations, graph_path
-from rag.engines.offline.rules import GRAPH_QUALITY_FLOOR, SEMANTIC_FILL
+from rag.engines.offline.parts import asked_parts
+from rag.engines.offline.rules import GRAPH_QUALITY_FLOOR, SEMANTIC_FILL, TYPED_LEAD
+from rag.engines.offline.semantics import question_intents
 from rag.engines.offline.text import _doc_text_for_grading, _is_number, _label_of, _quote
-from rag.types import Grade, Quality, Retrieved
+from rag.types import Grade, Quality, Retrieved, Typed
 
 
 class ContextEvaluator:
@@ -29,7 +31,7 @@ class ContextEvaluator:
         checkable: set[str] = set()  # terms some supporting document could contain as written
         sem_best = 0.0
         typed_from = ""  # the document whose typed semantic evidence gave sem_best (grading.confirmed_semantic)
-        typed_docs: list[str] = []  # the correct documents with typed evidence (Quality.typed)
+        typed_docs: dict[str, float] = {}  # the correct documents with typed evidence and its score (Quality.typed)
         vector_support = [i for i, s in enumerate(supports) if s > 0 and docs[i].tool != "graph"]
         evidence = dict(zip(vector_support, self.sentence_evidence(question, [docs[i] for i in vector_support])))
         for i, s in enumerate(supports):
@@ -47,7 +49,8 @@ class ContextEvaluator:
                 typed, _ = self.confirmed_semantic(question, evidence[i], check, check_share)
                 doc_sem = s * max(evidence[i].best_score, typed)
                 if typed > 0 and s >= 1.0:
-                    typed_docs.append(docs[i].source or docs[i].id)
+                    name = docs[i].source or docs[i].id
+                    typed_docs[name] = max(typed, typed_docs.get(name, 0.0))
                 if doc_sem > sem_best:
                     sem_best = doc_sem
                     typed_from = (docs[i].source or docs[i].id) if typed > evidence[i].best_score else ""
@@ -94,7 +97,28 @@ class ContextEvaluator:
         if capped:
             # glass box: the grading rule that kept a document below "correct" although its score passed
             reason += "; held at ambiguous: " + "; ".join(capped)
-        return Quality(min(1.0, quality), reason, typed=tuple(dict.fromkeys(typed_docs)))
+        typed, lead = leading_typed(question, [Typed(n, round(v, 3)) for n, v in typed_docs.items()])
+        if lead:
+            reason += f"; {lead}"
+        return Quality(min(1.0, quality), reason, typed=tuple(typed))
+
+
+def leading_typed(question: str, typed: list[Typed]) -> tuple[list[Typed], str]:
+    """The typed evidence best first, and why only the first counts ("" when all do): several documents state a value
+    of the asked kind, and one sentence matches the question clearly better (by rules.TYPED_LEAD) than the others'
+    while the question asks one value. The others are then near misses stating such a value for something else."""
+    typed = sorted(typed, key=lambda t: -t.score)
+    if len(typed) < 2 or typed[0].score - typed[1].score < TYPED_LEAD or not _asks_one_value(question):
+        return typed, ""
+    return typed[:1], (f"typed evidence in {typed[0].source} ({typed[0].score:.2f}) leads "
+                       f"{_quote([t.source for t in typed[1:]], 2)} ({typed[1].score:.2f}) by ≥ {TYPED_LEAD:.2f}: "
+                       "it alone answers")
+
+
+def _asks_one_value(question: str) -> bool:
+    """A question that asks one thing: not a comparison ("각각", "compare", "分别") and one asked part
+    (``parts.asked_parts``). One sentence cannot answer several, so no typed evidence leads there."""
+    return "comparison" not in question_intents(question) and len(asked_parts(question)) <= 1
 
 
 # reasons of grading rules that hold a document at "ambiguous" whatever its score (grading.Grader._asked_value_missing)
