@@ -257,3 +257,29 @@ def test_a_bare_money_question_quotes_the_amount(settings):
            "The parking desk answers questions about slots, fees and permits.\n")
     answer = _answer(settings, "parking slot no-show fee?", {"parking.md": doc})
     assert "12,000 won" in _conclusion(answer), answer.text
+
+
+def test_a_name_in_the_heading_counts_for_the_sentences_under_it(settings):
+    """A value question: the system's name is in the section heading, and the sentence stating the value says "It".
+    The name counts for that sentence (as a key term found), the heading's other words do not."""
+    engine = OfflineEngine(settings, clock=lambda: date(2026, 12, 1))
+    doc = ("# Systems overview\n\n"
+           "## Harbor app\n\n"
+           "Passengers check timetables in the Harbor app.\n"
+           "The Harbor app has sent bookings to Quaybook since 2019.\n\n"
+           "## {heading}\n\n"
+           "It takes every ferry booking, online and at the ticket desk.\n"
+           "It was built in-house and went live in 2021.\n")
+    sentence = "It was built in-house and went live in 2021."
+    for question in ("Quaybook 订票系统是哪一年上线的？", "Quaybook 예약 시스템은 몇 년에 도입됐어요?",
+                     "Which year did Quaybook go live?"):
+        terms, _ = question_terms(question)
+        ranks = {}
+        for heading in ("Quaybook", "Booking desk"):
+            docs = [_doc(0, "systems.md", doc.format(heading=heading))]
+            ranked = {c.text: c for c in engine._rank_sentences(question, terms, docs, graded=[0.8])}
+            ranks[heading] = ranked[sentence].rank
+            assert (ranked[sentence].cov.credit.get("quaybook", 0) > 0) == (heading == "Quaybook"), question
+        assert ranks["Quaybook"] > ranks["Booking desk"], (question, ranks)
+    answer = _answer(settings, "Which year did Quaybook go live?", {"systems.md": doc.format(heading="Quaybook")})
+    assert "2021" in _conclusion(answer), answer.text

@@ -177,6 +177,8 @@ class EvidenceSelector:
         best_grade = max(graded) if graded else 0.0
         asked = asked_type(question)
         evidence = self.sentence_evidence(question, docs)
+        names = [t for t in terms if _name_like(t, question)] if asked.kinds else []
+        named: dict[str, list[str]] = {}  # heading -> the question's names it states
         ranked: list[Candidate] = []
         for pos, (doc, ev) in enumerate(zip(docs, evidence)):
             doc_cov = coverage_of(terms, doc.text).as_written()
@@ -190,6 +192,14 @@ class EvidenceSelector:
                 # a cause / procedure / comparison question reads a sentence with its headings (the document's
                 # title names the event, the section says "Root cause")
                 scoped_text = f"{unit.heading}\n{unit.text}" if intents and unit.heading else unit.text
+                if not intents and names and unit.heading:
+                    # a value question: the question's names (Latin names, numbers) in the headings above a
+                    # sentence count for it ("## TideBook" › "It went live in 2021."); their other words do not
+                    # (every sentence of a section would gain them alike)
+                    if unit.heading not in named:
+                        named[unit.heading] = [t for t in names if coverage_of([t], unit.heading).covered]
+                    if named[unit.heading]:
+                        scoped_text = " ".join(named[unit.heading]) + "\n" + unit.text
                 cov = coverage_of(terms, scoped_text).as_written()
                 lex = _score_over(cov, check)
                 sem = float(ev.scores[j])
