@@ -95,6 +95,14 @@ def test_classify_routes_by_transparent_rules(engine, question, strategy, cue):
     assert decision.calls == [] and decision.signals["rule"]
 
 
+@pytest.mark.parametrize("question", ["What price per kilogram was fixed for the 2026/27 season?",
+                                      "2025/26 시즌에 몇 톤 사겠다고 했어?", "2026/3/14 회의에서 정한 예산은?"])
+def test_a_season_or_date_with_a_slash_is_no_division(engine, question):
+    decision = engine.classify(question, known_entities=[])
+    assert decision.signals["rule"] != "arithmetic" and decision.strategy != "direct", decision.reason
+    assert engine.classify("12/4는 얼마야?", []).signals["rule"] == "arithmetic"  # a division still is
+
+
 def test_two_entities_asking_for_a_value_stay_on_vector(engine):
     decision = engine.classify("What value of k does Atlas use with RRF?", ["Atlas", "RRF"])
     assert decision.strategy == "vector"

@@ -8,7 +8,7 @@ from rag.engines.offline.arithmetic import extract_expression, list_aggregate, u
 from rag.engines.offline.relations import asked_relations
 from rag.engines.offline.rules import (ARITHMETIC_PATTERNS, ASKING, BARE_INTERROGATIVES, CHAIN_PATTERN, CODE_PATTERNS,
                                        GENERAL_KNOWLEDGE, HOW_CONNECTED, PERIOD_MARKERS, PRESENT_MARKERS,
-                                       RELATION_MARKERS, RELATIVE_HOP_PATTERN,
+                                       RELATION_MARKERS, RELATIVE_HOP_PATTERN, SLASHED_YEAR,
                                        SMALL_TALK, TRANSLATION_MARKERS, VALUE_QUESTION, WHICH_ORG_MARKERS)
 from rag.engines.offline.semantics import question_intents
 from rag.engines.offline.temporal import temporal_markers, years_in
@@ -42,8 +42,9 @@ class Router:
             return Decision("direct", f"translation request '{hits[0]}' → direct (no retrieval needed)",
                             signals={"rule": "translation", "matched": hits, "checked": checked})
         checked.append("arithmetic")
+        unslashed = SLASHED_YEAR.sub(" ", q)
         for pattern in ARITHMETIC_PATTERNS:
-            m = re.search(pattern, q)
+            m = re.search(pattern, unslashed)
             if m:
                 shown = extract_expression(question) or m.group(0).strip()
                 return Decision("direct", f"arithmetic expression '{shown}' → direct",

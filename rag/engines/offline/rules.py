@@ -72,6 +72,8 @@ ARITHMETIC_PATTERNS = (
     r"\d\s*(加上|减去|加|减|乘以|乘|除以)\s*\d",
     r"(sqrt|제곱근|平方根)\s*\(?\s*\d",
 )
+# a season or a date written with slashes ("the 2026/27 season", "2026/3/14") is no division (notation, not tuned)
+SLASHED_YEAR = re.compile(r"(?<![\d.])(?:19|20)\d\d\s*/\s*\d{1,2}(?:\s*/\s*\d{1,2})?(?![\d.])")
 # "리스트 [4, 8, 15]의 평균", "the sum of [1, 2, 3]": an aggregate over a literal list of numbers
 NUMBER_LIST = re.compile(r"[\[(]\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?)+\s*[\])]")
 AGGREGATES: tuple[tuple[str, str], ...] = (
