@@ -95,6 +95,17 @@ def test_classify_routes_by_transparent_rules(engine, question, strategy, cue):
     assert decision.calls == [] and decision.signals["rule"]
 
 
+@pytest.mark.parametrize("question, subject", [
+    ("法国的首都是哪座城市？", "法国"),  # the subject is before the frame, not the question's own words (哪座城市)
+    ("水的化学式是什么？", "水"), ("물의 화학식은?", "물"), ("What is the chemical formula of water?", "water"),
+    ("一公斤等于多少克？", "一公斤等于多少"), ("1킬로미터는 몇 미터야?", "미터야"),
+])
+def test_general_knowledge_in_every_language(engine, question, subject):
+    decision = engine.classify(question, known_entities=[])
+    assert decision.strategy == "direct" and decision.signals["rule"] == "general_knowledge", decision.reason
+    assert subject in decision.signals["subject"], decision.signals
+
+
 @pytest.mark.parametrize("question", ["What price per kilogram was fixed for the 2026/27 season?",
                                       "2025/26 시즌에 몇 톤 사겠다고 했어?", "2026/3/14 회의에서 정한 예산은?"])
 def test_a_season_or_date_with_a_slash_is_no_division(engine, question):

@@ -194,12 +194,20 @@ class Router:
         return asked_relations(q)
 
     def _general_subject(self, question: str, frame: re.Match) -> list[str]:
-        """The content words of a general-knowledge question outside its frame ("프랑스의 수도는" → 프랑스)."""
+        """The content words of a general-knowledge question outside its frame ("프랑스의 수도는" → 프랑스): those
+        before the frame when there are any ("中国的首都是哪座城市" → 中国, not the question's own words 哪座城市),
+        else those after it ("the capital of France")."""
         from rag.textutil import key_terms
 
-        rest = question[:frame.start()] + " " + question[frame.end():]
-        rest = re.sub(r"(?<=[가-힣])(?:의|은|는|이|가|을|를)(?=\s|$)", "", rest)
-        return [t for t in key_terms(rest) if len(t) >= 2][:4]
+        def words(text: str) -> list[str]:
+            text = re.sub(r"(?<=[가-힣])(?:의|은|는|이|가|을|를)(?=\s|$)", "", text)
+            return [t for t in key_terms(text) if len(t) >= 2][:4]
+
+        before = question[:frame.start()]
+        # "水的化学式", "물의 화학식": a one-character subject is still one
+        short = re.sub(r"[的之\s?？,，]|의$", "", before.strip())
+        return (words(before) or ([short] if re.fullmatch(r"[\u4e00-\u9fff가-힣]{1,3}", short) else [])
+                or words(question[frame.end():]) or [frame.group(0).strip()])
 
     @staticmethod
     def _entities_in(question: str, known_entities: Sequence[str]) -> list[str]:

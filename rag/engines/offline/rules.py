@@ -98,7 +98,11 @@ ASKING = re.compile(
 GENERAL_KNOWLEDGE = re.compile(
     r"(?:\S+)의 수도|수도는 어디|\bcapital (?:city )?of\b|的首都|首都是|"
     r"\bstand for\b|\babbreviation (?:of|for)\b|의 약자|약자는|缩写|"
-    r"\bhow many (?:centimet|met|kilomet|inch|feet|foot|gram|kilogram|pound|minute|second|hour|day)\w* (?:are )?in an?\b",
+    r"\bhow many (?:centimet|met|kilomet|inch|feet|foot|gram|kilogram|pound|minute|second|hour|day)\w* (?:are )?in an?\b|"
+    r"\bchemical (?:formula|symbol)\b|화학식|원소 기호|化学式|分子式|元素符号|"
+    # "一公斤等于多少克", "1킬로미터는 몇 미터": one of a unit in another unit
+    r"(?:^|[^\d])(?:一|1)\s?(?:公斤|千克|公里|千米|米|厘米|小时|分钟|天|周|年)(?:等于|是|有)(?:多少|几)|"
+    r"(?:^|[^\d])1\s?(?:킬로그램|킬로미터|미터|센티미터|시간|분|일|주|년)(?:은|는)\s?몇",
     re.I)
 # language: bare question words; they alone do not ask for a graph relation ("Where did X work …" is a lookup)
 BARE_INTERROGATIVES = ("어디", "where", "哪里")
