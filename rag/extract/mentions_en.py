@@ -108,8 +108,9 @@ def mid_sentence_names(sentences: list[str]) -> frozenset[str]:
     that they are names ("The Atlas search service" makes "Atlas is ..." a name)."""
     names: set[str] = set()
     for sentence in sentences:
-        heading = re.fullmatch(r"\s*#{1,6}\s+([A-Z][A-Za-z0-9&-]*)\s*", sentence)
-        if heading:  # "## Beacon": a section titled by one capitalised word names a thing
+        heading = re.fullmatch(r"\s*#{1,6}\s+([A-Z][A-Za-z0-9&-]*)\s*(?:(?:—|–|-|:|\|)\s*.*)?", sentence)
+        if heading:  # "## Beacon", "## Daybreak — delivery routes": a section titled by one capitalised word names
+            # a thing
             names.add(heading.group(1))
         for m in _CAP_SEQ_RE.finditer(sentence):
             before = sentence[: m.start()].rstrip(" \t#>*+•·-|")

@@ -83,6 +83,47 @@ def asked_predicates(question: str) -> set[str]:
     return {pred for pred, cues in PREDICATE_CUES.items() if any(_cue_pattern(c).search(q) for c in cues)}
 
 
+def predicate_order(question: str, entities: list[str]) -> list[str]:
+    """The asked relations in the order a chain question implies: the one whose cue is nearest to the named entity
+    first ("Who heads the team that built the system Coldtrack uses" → uses, developed_by, leads; "VaxAlert가 읽어
+    오는 시스템, 그거 만든 팀 팀장" → uses, developed_by, leads). [] unless the question asks two relations or more
+    and names an entity."""
+    q = question.casefold()
+    at = [m.start() for e in entities for m in re.finditer(re.escape(e.casefold()), q)]
+    if not at:
+        return []
+    where: dict[str, int] = {}
+    for pred, cues in PREDICATE_CUES.items():
+        hits = [m.start() for c in cues for m in _cue_pattern(c).finditer(q)]
+        if hits:
+            where[pred] = min(min(abs(h - a) for a in at) for h in hits)
+    return sorted(where, key=lambda p: where[p]) if len(where) >= 2 else []
+
+
+def chain_facts(ranked: list[tuple[float, int, Relation, float]], start: set[str],
+                order: list[str]) -> list[tuple[float, int, Relation, float]]:
+    """The longest chain of facts from a question entity whose relations follow ``order`` (each fact starts where
+    the one before ended); ties: the better-scored chain. [] without an order."""
+    best: tuple[int, float, list] = (0, 0.0, [])
+
+    def walk(entity: str, i: int, chain: list, total: float) -> None:
+        nonlocal best
+        if (len(chain), total) > best[:2]:
+            best = (len(chain), total, list(chain))
+        if i >= len(order):
+            return
+        for entry in ranked:
+            rel = entry[2]
+            keys = (entity_key(rel.source), entity_key(rel.target))
+            if rel.predicate != order[i] or entity not in keys or entry in chain:
+                continue
+            walk(keys[1] if keys[0] == entity else keys[0], i + 1, chain + [entry], total + entry[0])
+
+    for entity in sorted(start) if order else ():
+        walk(entity, 0, [], 0.0)
+    return best[2] if best[0] >= 2 else []
+
+
 class GraphTool:
     name = "graph"
 
@@ -297,10 +338,13 @@ class GraphTool:
             scored.setdefault(triple, entry)
 
         ranked = sorted(scored.values(), key=lambda e: (-e[0], e[1], relation_id(e[2])))
-        reserved = top_k // 2
-        deeper = [e for e in ranked if e[1] > 1][:reserved]
-        chosen = deeper + [e for e in ranked if e not in deeper][: top_k - len(deeper)]
-        chosen.sort(key=lambda e: (-e[0], e[1], relation_id(e[2])))
+        # a chain question: the facts that follow its relations in the order it implies come first
+        chain = chain_facts(ranked, named, predicate_order(query, from_question))[:top_k]
+        rest = [e for e in ranked if e not in chain]
+        reserved = max(0, top_k // 2 - sum(1 for e in chain if e[1] > 1))
+        deeper = [e for e in rest if e[1] > 1][:reserved]
+        others = [e for e in rest if e not in deeper][: max(0, top_k - len(chain) - len(deeper))]
+        chosen = chain + sorted(deeper + others, key=lambda e: (-e[0], e[1], relation_id(e[2])))
 
         out: list[Retrieved] = []
         for score, hop, rel, coverage in chosen:

@@ -46,6 +46,7 @@ def graph_path(question: str, docs: Sequence[Retrieved],
     filled: dict[str, float] = {}
     generic = 0
     path: list[int] = []
+    origins: dict[str, set[str]] = {}  # asked relation -> the reached entities its facts started from
     # asked relations first; generic related_to facts may extend the path only if that leaves a gap, and then any
     # other relation may bridge to the entity the question asks about ("만든 팀" reached through owns)
     any_predicate = {pred for _, _, pred, _ in facts}
@@ -57,6 +58,12 @@ def graph_path(question: str, docs: Sequence[Retrieved],
             for pos, src, pred, tgt in facts:
                 if pos in path or pred not in allowed or not (src in reached or tgt in reached):
                     continue
+                near = {src, tgt} & reached
+                if pred in asked and pred in filled and not near & origins.get(pred, set()):
+                    # an asked relation is one hop of the chain: "Coldtrack uses Daybreak" fills uses, and
+                    # "Daybreak uses Proofline" does not follow it again (a sibling from the same entity may)
+                    continue
+                origins.setdefault(pred, set()).update(near)
                 path.append(pos)
                 if pred in asked:
                     filled[pred] = 1.0

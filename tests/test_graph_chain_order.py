@@ -1,0 +1,89 @@
+"""Issue 8, "graph answers that follow the chain the question implies": the relations of a chain question are followed
+in the order the question implies (the relation nearest to the named entity first), each one hop.
+
+"Who heads the team that built the system Coldmap uses?" is Coldmap —uses→ system —developed_by→ team ←leads—
+person. Coldmap's own builder (Coldmap —developed_by→ another team) also fills "developed_by", and that team's lead
+fills "leads": a set of asked relations cannot tell these facts from the chain's. A document written for this test;
+real knowledge base, real graph store, real extractor, no mocks."""
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from rag.engines.offline import OfflineEngine
+from rag.engines.offline.relations import graph_path
+from rag.extract.mentions_en import mid_sentence_names
+from rag.tools.graph import GraphTool, predicate_order
+from rag.types import Retrieved
+from rag.variants import run_question
+
+SYSTEMS = ("# Systems overview\n\n"
+           "## Coldmap — temperature alarms\n\n"
+           "Coldmap was built by the Food Safety Team in 2024. Coldmap uses Routewise to know which van is on which "
+           "route.\n\n"
+           "## Routewise — delivery routes\n\n"
+           "Routewise was built by the Logistics Team in 2023. Routewise uses Bakeplan to read the batch times.\n\n"
+           "## Bakeplan — production\n\n"
+           "Bakeplan was built by the Kitchen Team in 2022.\n\n"
+           "## Teams\n\n"
+           "- Mira Hong leads the Food Safety Team.\n"
+           "- Dario Park leads the Logistics Team.\n"
+           "- Lena Cho leads the Kitchen Team.\n")
+QUESTION = "Who heads the team that built the system Coldmap uses?"
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory):
+    from tests.support.kb import build_kb
+
+    kb = build_kb(tmp_path_factory.mktemp("graph-chain-order"), {"systems.md": SYSTEMS})
+    yield kb
+    kb.close()
+
+
+@pytest.mark.parametrize("question, entity, order", [
+    (QUESTION, "Coldmap", ["uses", "developed_by", "leads"]),
+    ("Coldmap이 쓰는 시스템을 만든 팀의 팀장은 누구야?", "Coldmap", ["uses", "developed_by", "leads"]),
+    ("Who built Coldmap?", "Coldmap", []),  # one relation: no chain
+])
+def test_the_relation_nearest_to_the_entity_comes_first(question, entity, order):
+    assert predicate_order(question, [entity]) == order
+
+
+def test_a_section_titled_by_a_name_makes_it_a_name():
+    # "## Routewise — delivery routes": Routewise at the start of its sentences is still a name
+    assert {"Routewise", "Bakeplan"} <= mid_sentence_names(["## Routewise — delivery routes", "Routewise uses x.",
+                                                            "## Bakeplan: production"])
+
+
+def test_graph_retrieval_puts_the_chain_first(kb):
+    facts = [d.metadata["triple"] for d in GraphTool(kb, kb.settings).run(QUESTION, 4)]
+    assert facts[:3] == [["Coldmap", "uses", "Routewise"], ["Routewise", "developed_by", "Logistics Team"],
+                         ["Dario Park", "leads", "Logistics Team"]], facts
+
+
+def test_the_agent_names_the_lead_at_the_end_of_the_chain(kb):
+    run = run_question(QUESTION, kb, OfflineEngine(kb.settings, clock=lambda: date(2026, 12, 1)), kb.settings)
+    assert run.error is None, run.error
+    assert "Dario Park" in run.answer.splitlines()[0], run.answer
+    assert "Mira Hong" not in run.answer.splitlines()[0] and "Lena Cho" not in run.answer, run.answer
+
+
+def _fact(i, s, p, o):
+    return Retrieved(id=str(i), text=f"{s} {p} {o}", source="systems.md", score=1.0, tool="graph",
+                     metadata={"triple": [s, p, o], "question_entities": ["Coldmap"]})
+
+
+def test_an_asked_relation_is_one_hop_of_the_path():
+    # uses twice (Coldmap → Routewise → Bakeplan) then Bakeplan's builder: the path does not fill developed_by and
+    # leads through a second "uses" hop
+    docs = [_fact(0, "Coldmap", "uses", "Routewise"), _fact(1, "Routewise", "uses", "Bakeplan"),
+            _fact(2, "Bakeplan", "developed_by", "Kitchen Team"), _fact(3, "Lena Cho", "leads", "Kitchen Team")]
+    filled, chain, _ = graph_path(QUESTION, docs, [1.0] * 4)
+    assert filled.get("uses") == 1.0 and filled.get("developed_by", 0) < 1.0 and chain < 1.0, filled
+    # a sibling from the same entity may fill it again ("Coldmap uses A and B")
+    docs = [_fact(0, "Coldmap", "uses", "Routewise"), _fact(1, "Coldmap", "uses", "Bakeplan"),
+            _fact(2, "Bakeplan", "developed_by", "Kitchen Team"), _fact(3, "Lena Cho", "leads", "Kitchen Team")]
+    filled, chain, _ = graph_path(QUESTION, docs, [1.0] * 4)
+    assert chain == 1.0, filled
