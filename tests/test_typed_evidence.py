@@ -85,6 +85,8 @@ def engine(kb):
     ("一万五千韩元", {"15000"}),
     ("2025 年 9 月 15 日", {"2025", "9", "15"}),
     ("1.5시간 걸린다", {"1.5"}),
+    ("57 pets were more than two weeks late", {"57", "2"}),  # English number words, two to twelve
+    ("no one came; one of them left", set()),  # "one" is also a pronoun: not read as 1
     ("no numbers here", set()),
 ])
 def test_stated_numbers_reads_arabic_and_chinese_numerals(text, numbers):

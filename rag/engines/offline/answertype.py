@@ -245,8 +245,10 @@ _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
     (r"\b(?:what|which) days? of the week\b|\bwhich days?\b|무슨\s?요일|어느\s?요일|몇\s?요일|星期几|周几|礼拜几|哪几天|哪天",
      frozenset({"weekday", "date"}), frozenset(), "weekday"),
     (r"\bhow old\b|몇\s?살|몇\s?세|几岁|多大年纪|多少岁", frozenset({"quantity"}), frozenset({"age"}), "age"),
-    (r"\bwhat percent|\bwhat share\b|몇\s?퍼센트|몇\s?%|비율|百分之几|比例|percentage", frozenset({"percent"}), frozenset(),
-     "percent"),
+    (r"\bwhat percent|\bwhat share\b|몇\s?퍼센트|몇\s?%|비율|百分之几|比例|percentage|"
+     # a stake asked ("지분은 얼마", "各占多少股份", "how big a stake"): a percentage
+     r"(?=.*(?:얼마|多少|几|\bhow (?:much|big|large)\b|\bwhat\b))(?=.*(?:지분|股份|股权|持股|\bstakes?\b|\bshareholding))",
+     frozenset({"percent"}), frozenset(), "percent"),
     (r"\bhow long\b|얼마\s?동안|얼마나\s?(?:오래|걸|길|동안)|기간은|多久|多长时间|多長時間|多长",
      frozenset({"quantity"}), DURATION_UNITS, "duration"),
     # an amount asked about money ("연회비는 얼마", "how much did they pay", "多少钱"); not a bare "얼마" / "how much" /

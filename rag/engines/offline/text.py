@@ -116,8 +116,17 @@ def chinese_numbers(text: str) -> set[str]:
     return {str(_zh_value(m.group(0))) for m in _ZH_NUMERAL.finditer(text)}
 
 
+# English number words two … twelve ("two weeks" states 2, as 两周 and 2주 do); not "one", which English also uses
+# as a pronoun ("no one", "one of them"). Language, not tuned.
+_EN_NUMBER_WORDS = {w: str(i) for i, w in enumerate("two three four five six seven eight nine ten eleven twelve".split(),
+                                                    start=2)}
+_EN_NUMBER_WORD = re.compile(rf"\b({'|'.join(_EN_NUMBER_WORDS)})\b", re.I)
+
+
 def stated_numbers(text: str) -> set[str]:
     """The numbers a text states, as digit strings: Arabic numerals without thousands separators ("12,000" →
-    "12000") and Chinese numerals by value ("三年" → "3"). Language rules, not tuned."""
+    "12000"), Chinese numerals by value ("三年" → "3") and English number words ("two weeks" → "2"). Language
+    rules, not tuned."""
     t = _norm(text)
-    return {m.group(0) for m in _ARABIC.finditer(t)} | chinese_numbers(t)
+    words = {_EN_NUMBER_WORDS[m.group(1).lower()] for m in _EN_NUMBER_WORD.finditer(t)}
+    return {m.group(0) for m in _ARABIC.finditer(t)} | chinese_numbers(t) | words
