@@ -126,8 +126,9 @@ class Quality:
     reason: str
     calls: list[ModelCall] = field(default_factory=list)
     # the documents graded correct that hold typed evidence: a sentence matching the question by meaning that states
-    # a value of the asked kind (offline engine: grading.Grader.confirmed_semantic), best first; () where none does
-    # or the engine records none
+    # a value of the asked kind (offline engine: grading.Grader.confirmed_semantic), best first; only the first
+    # when its score leads the others clearly (evaluation.leading_typed); () where none does or the engine records
+    # none
     typed: tuple[Typed, ...] = ()
 
 

@@ -240,7 +240,11 @@ def test_a_partial_answer_shows_each_term_in_its_best_ranked_sentence(settings):
     ("押金？", "money"),
     ("What is the adult one-way fare on the island route?", "money"),
     # a stake is a percentage
-    ("合资公司里两家各占多少股份？", "percent"), ("합작법인 지분은 얼마야?", "percent"), ("How big a stake does it hold?", "percent"),
+    ("合资公司里两家各占多少股份？", "percent"), ("합작법인 지분은 얼마야?", "percent"),
+    ("How big a stake does it hold?", "percent"), ("What is at stake here?", ""),
+    # a yes / no question about a charge, a superlative of a place or a compound adjective: no amount asked
+    ("停车是否收费？", ""), ("Parking free of charge?", ""), ("What's the largest city where it operates?", "place"),
+    ("What's the longest-running show?", ""), ("What is the reason for the fee?", "cause"),
     # not a value: an adjective after "most", a money word that a question word asks something else about
     ("What is the most popular menu?", ""),
     ("Who sets the fee?", "person"),

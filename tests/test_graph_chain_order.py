@@ -87,3 +87,10 @@ def test_an_asked_relation_is_one_hop_of_the_path():
             _fact(2, "Bakeplan", "developed_by", "Kitchen Team"), _fact(3, "Lena Cho", "leads", "Kitchen Team")]
     filled, chain, _ = graph_path(QUESTION, docs, [1.0] * 4)
     assert chain == 1.0, filled
+
+
+def test_a_question_asking_one_relation_follows_it_as_far_as_it_goes():
+    # "the database the service Coldmap uses uses": one asked relation (uses), followed twice
+    docs = [_fact(0, "Coldmap", "uses", "Routewise"), _fact(1, "Routewise", "uses", "Bakeplan")]
+    filled, chain, path = graph_path("Which database does the service that Coldmap uses use?", docs, [1.0, 1.0])
+    assert chain == 1.0 and sorted(path) == [0, 1], (filled, path)

@@ -108,7 +108,7 @@ def mid_sentence_names(sentences: list[str]) -> frozenset[str]:
     that they are names ("The Atlas search service" makes "Atlas is ..." a name)."""
     names: set[str] = set()
     for sentence in sentences:
-        heading = re.fullmatch(r"\s*#{1,6}\s+([A-Z][A-Za-z0-9&-]*)\s*(?:(?:—|–|-|:|\|)\s*.*)?", sentence)
+        heading = re.fullmatch(r"\s*#{1,6}\s+([A-Z][A-Za-z0-9&-]*)\s*(?:(?:—|–| - )\s*.*)?", sentence)
         if heading:  # "## Beacon", "## Daybreak — delivery routes": a section titled by one capitalised word names
             # a thing
             names.add(heading.group(1))

@@ -85,43 +85,50 @@ def asked_predicates(question: str) -> set[str]:
 
 def predicate_order(question: str, entities: list[str]) -> list[str]:
     """The asked relations in the order a chain question implies: the one whose cue is nearest to the named entity
-    first ("Who heads the team that built the system Coldtrack uses" → uses, developed_by, leads; "VaxAlert가 읽어
-    오는 시스템, 그거 만든 팀 팀장" → uses, developed_by, leads). [] unless the question asks two relations or more
-    and names an entity."""
+    (either end of its name) first ("Who heads the team that built the system Coldtrack uses" → uses, developed_by,
+    leads; "VaxAlert가 읽어 오는 시스템, 그거 만든 팀 팀장" → uses, developed_by, leads), at most MAX_HOPS. []
+    unless the question asks two relations or more and names one of ``entities`` as written."""
     q = question.casefold()
-    at = [m.start() for e in entities for m in re.finditer(re.escape(e.casefold()), q)]
-    if not at:
+    spans = [(m.start(), m.end()) for e in entities if e for m in re.finditer(re.escape(e.casefold()), q)]
+    if not spans:
         return []
     where: dict[str, int] = {}
     for pred, cues in PREDICATE_CUES.items():
         hits = [m.start() for c in cues for m in _cue_pattern(c).finditer(q)]
         if hits:
-            where[pred] = min(min(abs(h - a) for a in at) for h in hits)
-    return sorted(where, key=lambda p: where[p]) if len(where) >= 2 else []
+            where[pred] = min(min(abs(h - a), abs(h - b)) for h in hits for a, b in spans)
+    return sorted(where, key=lambda p: where[p])[:MAX_HOPS] if len(where) >= 2 else []
 
 
 def chain_facts(ranked: list[tuple[float, int, Relation, float]], start: set[str],
                 order: list[str]) -> list[tuple[float, int, Relation, float]]:
     """The longest chain of facts from a question entity whose relations follow ``order`` (each fact starts where
-    the one before ended); ties: the better-scored chain. [] without an order."""
-    best: tuple[int, float, list] = (0, 0.0, [])
-
-    def walk(entity: str, i: int, chain: list, total: float) -> None:
-        nonlocal best
-        if (len(chain), total) > best[:2]:
-            best = (len(chain), total, list(chain))
-        if i >= len(order):
-            return
+    the one before ended); ties: the better-scored chain. [] without an order or when no chain has two facts.
+    One pass per relation of ``order`` over the facts of that relation (best chain per entity), so the cost is
+    linear in the facts, whatever the order's length."""
+    if not order:
+        return []
+    # best[entity] = (length, total score, chain) of the best chain ending at that entity after i relations
+    best: dict[str, tuple[int, float, list]] = {e: (0, 0.0, []) for e in start}
+    found: tuple[int, float, list] = (0, 0.0, [])
+    for pred in order:
+        step: dict[str, tuple[int, float, list]] = {}
         for entry in ranked:
             rel = entry[2]
-            keys = (entity_key(rel.source), entity_key(rel.target))
-            if rel.predicate != order[i] or entity not in keys or entry in chain:
+            if rel.predicate != pred:
                 continue
-            walk(keys[1] if keys[0] == entity else keys[0], i + 1, chain + [entry], total + entry[0])
-
-    for entity in sorted(start) if order else ():
-        walk(entity, 0, [], 0.0)
-    return best[2] if best[0] >= 2 else []
+            ends = (entity_key(rel.source), entity_key(rel.target))
+            for here, there in (ends, ends[::-1]):
+                if here in best:
+                    n, total, chain = best[here]
+                    cand = (n + 1, total + entry[0], chain + [entry])
+                    if cand[:2] > step.get(there, (0, 0.0, []))[:2]:
+                        step[there] = cand
+        if not step:
+            break
+        best = step
+        found = max([found, *step.values()], key=lambda c: c[:2])
+    return found[2] if found[0] >= 2 else []
 
 
 class GraphTool:
@@ -308,6 +315,7 @@ class GraphTool:
         from_question, from_hits = self.seeds(query)
         if not from_question and not from_hits:
             return []
+        written = list(from_question)  # the names as the question writes them (before alias renaming)
         found_q, names_q = self.expand(from_question, hops, limit)
         found_h, names_h = self.expand(from_hits, hops, limit)
         canonical = self._canonical(query, {**names_h, **names_q})
@@ -339,7 +347,7 @@ class GraphTool:
 
         ranked = sorted(scored.values(), key=lambda e: (-e[0], e[1], relation_id(e[2])))
         # a chain question: the facts that follow its relations in the order it implies come first
-        chain = chain_facts(ranked, named, predicate_order(query, from_question))[:top_k]
+        chain = chain_facts(ranked, named, predicate_order(query, written))[:top_k]
         rest = [e for e in ranked if e not in chain]
         reserved = max(0, top_k // 2 - sum(1 for e in chain if e[1] > 1))
         deeper = [e for e in rest if e[1] > 1][:reserved]

@@ -246,15 +246,17 @@ _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
      frozenset({"weekday", "date"}), frozenset(), "weekday"),
     (r"\bhow old\b|몇\s?살|몇\s?세|几岁|多大年纪|多少岁", frozenset({"quantity"}), frozenset({"age"}), "age"),
     (r"\bwhat percent|\bwhat share\b|몇\s?퍼센트|몇\s?%|비율|百分之几|比例|percentage|"
-     # a stake asked ("지분은 얼마", "各占多少股份", "how big a stake"): a percentage
-     r"(?=.*(?:얼마|多少|几|\bhow (?:much|big|large)\b|\bwhat\b))(?=.*(?:지분|股份|股权|持股|\bstakes?\b|\bshareholding))",
+     # a stake asked ("지분은 얼마", "各占多少股份", "how big a stake"): a percentage; not a company's name
+     # ("…股份有限公司") nor "at stake"
+     r"(?=.*(?:얼마|多少|几))(?=.*(?:지분|股份(?!有限)|股权|持股))|"
+     r"\bhow (?:big|large|much) (?:a |of a )?(?:stake|shareholding)\b|\bwhat (?:stake|shareholding)\b",
      frozenset({"percent"}), frozenset(), "percent"),
     (r"\bhow long\b|얼마\s?동안|얼마나\s?(?:오래|걸|길|동안)|기간은|多久|多长时间|多長時間|多长",
      frozenset({"quantity"}), DURATION_UNITS, "duration"),
     # an amount asked about money ("연회비는 얼마", "how much did they pay", "多少钱"); not a bare "얼마" / "how much" /
     # "多少" ("시정이 얼마 미만", "128 곱하기 12는 얼마"), nor a money word without an amount asked ("연봉 계약은 몇 월에")
     (r"多少钱|几块钱|\bhow much money\b|\bhow expensive\b|\bwhat (?:does|do|did|will|would) .{0,60}\bcost\b|"
-     r"\bwhat(?: is|'s| are| was| were) the (?:[\w\-]+ ){0,3}(?:price|cost|fee|fare|charge)s?\b|"
+     r"\bwhat(?: is|'s| are| was| were) the (?:[\w\-]+ ){0,2}(?:price|cost|fee|fare)s?\b|"
      r"(?=.*(?:얼마|\bhow much\b|多少|几))"
      r"(?=.*(?:\b(?:price|prices|fee|fees|cost|costs|fare|fares|pay|paid|pays|charge|charged|budget|spend|spent|salary|"
      r"wage|wages)\b|비용|요금|가격|운임|금액|예산|회비|수수료|월급|연봉|돈|价格|费用|票价|收费|预算|工资|会费|手续费|钱))",
@@ -303,12 +305,15 @@ _ASKS_PLACE = re.compile(r"\bwhere\b|\bwhich (?:floor|room|building|desk|counter
 # language: "what's the longest / smallest / maximum …" asks for a value with no "how" (English; Korean and Chinese say
 # 최대 며칠 / 最多几天, which the patterns above read)
 _SUPERLATIVE = re.compile(r"\bwhat(?:'s| is| are| was| were) the (longest|shortest|maximum|minimum|max|min|smallest|"
-                          r"largest|highest|lowest)\b")
+                          r"largest|highest|lowest)\b(?!-)"
+                          r"(?! (?:city|town|country|place|show|series|team|company|one)\b)")
 # language: a question that is a money word and its topic only ("no-show fee?", "성인 요금은?", "押金多少" is read above)
-_BARE_MONEY = re.compile(r"(?:\b(?:price|prices|fee|fees|cost|costs|fare|fares|charge|charges)|요금|비용|가격|운임|수수료|"
-                         r"위약금|회비|费用|价格|票价|收费|手续费|押金|定金)\s*(?:은|는|이|가)?\s*[?？]?\s*$")
-_ASKS_ANYTHING_ELSE = re.compile(r"\b(?:how|what|when|where|which|who|whom|whose|why|do|does|did|is|are|can)\b|"
-                                 r"몇|언제|어디|누구|누가|무엇|뭐|무슨|어느|어떤|어떻게|왜|什么|什麼|哪|谁|誰|怎么|怎麼|为什么|吗|嗎")
+_BARE_MONEY = re.compile(r"(?:\b(?:price|prices|fee|fees|cost|costs|fare|fares|charge|charges)|요금|비용|가격|운임|"
+                         r"수수료|위약금|회비|费用|价格|票价|收费|手续费|押金|定金)\s*(?:은|는|이|가)?\s*[?？]?\s*$")
+# … unless a question word asks something else, or it is a yes / no question ("停车是否收费？", "free of charge?")
+_ASKS_ANYTHING_ELSE = re.compile(
+    r"\b(?:how|what|when|where|which|who|whom|whose|why|do|does|did|is|are|can|free of)\b|"
+    r"몇|언제|어디|누구|누가|무엇|뭐|무슨|어느|어떤|어떻게|왜|무료|什么|什麼|哪|谁|誰|怎么|怎麼|为什么|吗|嗎|是否|是不是|还是|免费")
 
 
 def asked_type(question: str) -> AskedType:
@@ -338,11 +343,6 @@ def asked_type(question: str) -> AskedType:
         return AskedType(_TEMPORAL, frozenset(), "date or time", cause)
     if re.search(r"多少|几|幾|얼마", q):
         return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), "quantity", cause)
-    m = _SUPERLATIVE.search(q)
-    if m:  # "what's the longest I can stay", "what is the minimum order": a value, as "how long / how much" would ask
-        if m.group(1) in ("longest", "shortest"):
-            return AskedType(frozenset({"quantity"}), DURATION_UNITS, "duration", cause)
-        return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), "quantity", cause)
     if _BARE_MONEY.search(q) and not _ASKS_ANYTHING_ELSE.search(q):
         # "delivery slot no-show fee?", "성인 요금은?", "押金？": a money word is all the question asks about
         return AskedType(frozenset({"money"}), frozenset({"money"}), "money", cause)
@@ -350,6 +350,11 @@ def asked_type(question: str) -> AskedType:
         return AskedType(frozenset({"place"}), frozenset(), "place", cause)
     if _ASKS_PERSON.search(_norm(question)) or _ASKS_PERSON.search(q):
         return AskedType(frozenset({"person"}), frozenset(), "person", cause)
+    m = _SUPERLATIVE.search(q)
+    if m:  # "what's the longest I can stay", "what is the minimum order": a value, as "how long / how much" would ask
+        if m.group(1) in ("longest", "shortest"):
+            return AskedType(frozenset({"quantity"}), DURATION_UNITS, "duration", cause)
+        return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), "quantity", cause)
     if cause:
         return AskedType(frozenset(), frozenset(), "cause", True)
     return NO_TYPE

@@ -108,7 +108,7 @@ def leading_typed(question: str, typed: list[Typed]) -> tuple[list[Typed], str]:
     of the asked kind, and one sentence matches the question clearly better (by rules.TYPED_LEAD) than the others'
     while the question asks one value. The others are then near misses stating such a value for something else."""
     typed = sorted(typed, key=lambda t: -t.score)
-    if len(typed) < 2 or typed[0].score - typed[1].score < TYPED_LEAD or not _asks_one_value(question):
+    if len(typed) < 2 or round(typed[0].score - typed[1].score, 3) < TYPED_LEAD or not _asks_one_value(question):
         return typed, ""
     return typed[:1], (f"typed evidence in {typed[0].source} ({typed[0].score:.2f}) leads "
                        f"{_quote([t.source for t in typed[1:]], 2)} ({typed[1].score:.2f}) by ≥ {TYPED_LEAD:.2f}: "

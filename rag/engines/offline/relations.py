@@ -59,9 +59,12 @@ def graph_path(question: str, docs: Sequence[Retrieved],
                 if pos in path or pred not in allowed or not (src in reached or tgt in reached):
                     continue
                 near = {src, tgt} & reached
-                if pred in asked and pred in filled and not near & origins.get(pred, set()):
-                    # an asked relation is one hop of the chain: "Coldtrack uses Daybreak" fills uses, and
-                    # "Daybreak uses Proofline" does not follow it again (a sibling from the same entity may)
+                if (pred in asked and pred in filled and not near & origins.get(pred, set())
+                        and not all(p in filled for p in asked)):
+                    # while another asked relation is missing, an asked relation is one hop of the chain:
+                    # "Coldtrack uses Daybreak" fills uses, and "Daybreak uses Proofline" does not follow it again
+                    # to reach a builder (a sibling from the same entity may); a question that asks one relation
+                    # ("the database the service X uses uses") follows it as far as it goes
                     continue
                 origins.setdefault(pred, set()).update(near)
                 path.append(pos)

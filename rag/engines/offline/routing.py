@@ -42,7 +42,7 @@ class Router:
             return Decision("direct", f"translation request '{hits[0]}' → direct (no retrieval needed)",
                             signals={"rule": "translation", "matched": hits, "checked": checked})
         checked.append("arithmetic")
-        unslashed = SLASHED_YEAR.sub(" ", q)
+        unslashed = SLASHED_YEAR.sub(lambda m: " " if _season_or_date(m) else m.group(0), q)
         for pattern in ARITHMETIC_PATTERNS:
             m = re.search(pattern, unslashed)
             if m:
@@ -196,7 +196,8 @@ class Router:
     def _general_subject(self, question: str, frame: re.Match) -> list[str]:
         """The content words of a general-knowledge question outside its frame ("프랑스의 수도는" → 프랑스): those
         before the frame when there are any ("中国的首都是哪座城市" → 中国, not the question's own words 哪座城市),
-        else those after it ("the capital of France")."""
+        else those after it ("the capital of France"), else the frame itself ("一公斤等于多少克": the unit
+        question is its own subject)."""
         from rag.textutil import key_terms
 
         def words(text: str) -> list[str]:
@@ -221,6 +222,15 @@ class Router:
                 found.append(name)
         # "Hanbit Labs" found: drop "Hanbit" when it is only part of a longer match
         return [e for e in found if not any(e != o and _norm(e) in _norm(o) for o in found)]
+
+
+def _season_or_date(m: re.Match) -> bool:
+    """"2026/27" (a season: the next year's last two digits) or "2026/3" / "2026/3/14" (a month, a day). A year
+    over a number up to 12 ("2000/4") reads as a date, not a division; "2000/40" stays a division."""
+    year, second, day = int(m.group(1)), int(m.group(2)), m.group(3)
+    if day is not None:
+        return 1 <= second <= 12 and 1 <= int(day) <= 31
+    return second == (year + 1) % 100 or 1 <= second <= 12
 
 
 def _starts_a_word(norm_question: str, marker: str) -> bool:

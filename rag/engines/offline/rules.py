@@ -72,8 +72,9 @@ ARITHMETIC_PATTERNS = (
     r"\d\s*(加上|减去|加|减|乘以|乘|除以)\s*\d",
     r"(sqrt|제곱근|平方根)\s*\(?\s*\d",
 )
-# a season or a date written with slashes ("the 2026/27 season", "2026/3/14") is no division (notation, not tuned)
-SLASHED_YEAR = re.compile(r"(?<![\d.])(?:19|20)\d\d\s*/\s*\d{1,2}(?:\s*/\s*\d{1,2})?(?![\d.])")
+# a season or a date written with slashes ("the 2026/27 season", "2026/3/14") is no division (notation, not tuned):
+# a year, then the next year's last two digits or a month (routing.is_season_or_date checks which)
+SLASHED_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d\d)/(\d{1,2})(?:/(\d{1,2}))?(?![\d.])")
 # "리스트 [4, 8, 15]의 평균", "the sum of [1, 2, 3]": an aggregate over a literal list of numbers
 NUMBER_LIST = re.compile(r"[\[(]\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?)+\s*[\])]")
 AGGREGATES: tuple[tuple[str, str], ...] = (
@@ -98,11 +99,14 @@ ASKING = re.compile(
 GENERAL_KNOWLEDGE = re.compile(
     r"(?:\S+)의 수도|수도는 어디|\bcapital (?:city )?of\b|的首都|首都是|"
     r"\bstand for\b|\babbreviation (?:of|for)\b|의 약자|약자는|缩写|"
-    r"\bhow many (?:centimet|met|kilomet|inch|feet|foot|gram|kilogram|pound|minute|second|hour|day)\w* (?:are )?in an?\b|"
+    r"\bhow many (?:centimet|met|kilomet|inch|feet|foot|gram|kilogram|pound|minute|second|hour|day)\w* "
+    r"(?:are )?in an?\b|"
     r"\bchemical (?:formula|symbol)\b|화학식|원소 기호|化学式|分子式|元素符号|"
     # "一公斤等于多少克", "1킬로미터는 몇 미터": one of a unit in another unit
-    r"(?:^|[^\d])(?:一|1)\s?(?:公斤|千克|公里|千米|米|厘米|小时|分钟|天|周|年)(?:等于|是|有)(?:多少|几)|"
-    r"(?:^|[^\d])1\s?(?:킬로그램|킬로미터|미터|센티미터|시간|분|일|주|년)(?:은|는)\s?몇",
+    r"(?:^|[^\d])(?:一|1)\s?(?:公斤|千克|公里|千米|米|厘米|小时|分钟|天|周|年)(?:等于|是|有)(?:多少|几)个?\s?"
+    r"(?:克|米|厘米|毫米|分钟|秒|小时|天)|"
+    r"(?:^|[^\d])1\s?(?:킬로그램|킬로미터|미터|센티미터|시간|분|일|주|년)(?:은|는)\s?몇\s?"
+    r"(?:그램|미터|센티미터|밀리미터|분|초|시간|일)",
     re.I)
 # language: bare question words; they alone do not ask for a graph relation ("Where did X work …" is a lookup)
 BARE_INTERROGATIVES = ("어디", "where", "哪里")
@@ -260,7 +264,8 @@ INTENT_CUES: dict[str, str] = {
     # not a bare "어떻게" / "如何": "근무 시간은 어떻게 되나요?" asks for a value, not a procedure
     "procedure": r"\bhow (?:do|can|should) (?:i|we|you)\b|\bhow to\b|\bsteps?\b|\bprocedure\b|\bprocess\b|"
                  r"\bfollow.up\b|\bfix(?:ed)?\b|방법|절차|순서|조치|대응|步骤|流程|措施|处理方法",
-    "comparison": r"\bcompar|\bdiffer|\brespectively\b|\bversus\b|\bvs\.?\b|차이|비교|다른 점|다른가|다릅|다르게|각각|区别|比较|不同|分别",
+    "comparison": r"\bcompar|\bdiffer|\brespectively\b|\bversus\b|\bvs\.?\b|차이|비교|다른 점|다른가|다릅|다르게|각각|"
+                  r"区别|比较|不同|分别",
 }
 INTENT_HEADING_BONUS = 0.35  # rank bonus of a sentence under a heading of the asked intent
 # language: a question whose answer is a number, a date or a time ("how many", "when", "values", "언제", "几月");

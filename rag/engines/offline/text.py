@@ -118,8 +118,8 @@ def chinese_numbers(text: str) -> set[str]:
 
 # English number words two … twelve ("two weeks" states 2, as 两周 and 2주 do); not "one", which English also uses
 # as a pronoun ("no one", "one of them"). Language, not tuned.
-_EN_NUMBER_WORDS = {w: str(i) for i, w in enumerate("two three four five six seven eight nine ten eleven twelve".split(),
-                                                    start=2)}
+_EN_NUMBER_WORDS = {w: str(i) for i, w in
+                   enumerate("two three four five six seven eight nine ten eleven twelve".split(), start=2)}
 _EN_NUMBER_WORD = re.compile(rf"\b({'|'.join(_EN_NUMBER_WORDS)})\b", re.I)
 
 
