@@ -28,6 +28,8 @@ HELDOUT_F=eval_sets/heldout_f_game_studio  # it (its aggregate figures only; nob
 HELDOUT_G=eval_sets/heldout_g_bakery_chain  # the seventh, written before the fifth round and run once after it
 HELDOUT_H=eval_sets/heldout_h_hotel_group  # the eighth, written before the sixth round, run once before and after it,
 # then its routing misses were read (a dev set since)
+HELDOUT_I=eval_sets/heldout_i_webtoon_publisher  # the ninth, written before the seventh round, run once before and
+# once after it (aggregate figures only; nobody read its questions' results)
 SAMPLE_KB=$(mktemp -d -t rag-eval-gate-XXXXXX)
 trap 'rm -rf "$SAMPLE_KB"' EXIT
 
@@ -66,7 +68,7 @@ run_set() {  # run_set NAME: one question set with its gates
       rag_eval sample_docs/paraphrases.jsonl "${kb[@]}" \
         --gate 'agentic.key_fact_hit>=0.95' --gate 'agentic.routing>=0.95' \
         --gate 'agentic.silent_failure<=0.05' --gate 'agentic.false_abstention<=0.05' "${EXTRA[@]}" ;;
-    ratchet)  # CI: no regression on the eight held-out corpora from the figures of the session that wrote these lines
+    ratchet)  # CI: no regression on the nine held-out corpora from the figures of the session that wrote these lines
       # (issue 8's targets above are not all met; these floors sit about one question under what the engine scores
       # now, so a change that makes the offline engine worse on documents it was not tuned on fails CI).
       # unseen and heldout_b were read as dev sets (their failures guided the 2026-12-01 rounds); heldout_c was
@@ -83,21 +85,26 @@ run_set() {  # run_set NAME: one question set with its gates
       # questions, headings' dates, Korean relation words inside other words): floors moved to about one question
       # under the new figures; F's silent floor moved up by one question (0.24 → 0.27: one wrong answer from a
       # typed-evidence document, docs/evaluation.md, sixth round); H added.
+      # Seventh round (a typed document that leads, values asked without "how", names in headings, slashed seasons,
+      # Chinese general knowledge, chain order in the graph): floors moved to about one question under the new
+      # figures of B, C, D, E, G, H; I added at about one question under its figures (unchanged by the round).
       floors "$UNSEEN" 0.90 0.13 0.07 0.97 || return $?
-      floors "$HELDOUT_B" 0.80 0.15 0.11 0.97 || return $?
-      floors "$HELDOUT_C" 0.68 0.28 0.14 0.96 || return $?
-      floors "$HELDOUT_D" 0.41 0.38 0.39 0.88 || return $?
-      floors "$HELDOUT_E" 0.42 0.40 0.35 0.84 || return $?
+      floors "$HELDOUT_B" 0.88 0.12 0.08 0.97 || return $?
+      floors "$HELDOUT_C" 0.70 0.26 0.12 0.96 || return $?
+      floors "$HELDOUT_D" 0.43 0.36 0.36 0.91 || return $?
+      floors "$HELDOUT_E" 0.52 0.39 0.26 0.93 || return $?
       floors "$HELDOUT_F" 0.58 0.39 0.27 0.93 || return $?
-      floors "$HELDOUT_G" 0.71 0.23 0.19 0.91 || return $?
-      floors "$HELDOUT_H" 0.28 0.29 0.36 0.95 ;;
+      floors "$HELDOUT_G" 0.77 0.23 0.13 0.93 || return $?
+      floors "$HELDOUT_H" 0.34 0.29 0.34 0.95 || return $?
+      floors "$HELDOUT_I" 0.34 0.49 0.30 0.91 ;;
     heldout_c) targets "$HELDOUT_C" ;;  # issue 8's targets on a held-out corpus (not met today: README "Evaluation")
     heldout_e) targets "$HELDOUT_E" ;;
     heldout_f) targets "$HELDOUT_F" ;;
     heldout_g) targets "$HELDOUT_G" ;;
     heldout_h) targets "$HELDOUT_H" ;;
+    heldout_i) targets "$HELDOUT_I" ;;
     *) echo "error: unknown set '$1' in EVAL_GATE_SETS (unseen, heldout_c, heldout_e, heldout_f, heldout_g," \
-            "heldout_h, sample, paraphrases, ratchet)" >&2
+            "heldout_h, heldout_i, sample, paraphrases, ratchet)" >&2
        return 2 ;;
   esac
 }
