@@ -7,7 +7,7 @@ serialise to JSON for the trace (``dataclasses.asdict``).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Literal, NamedTuple, Protocol, get_args, runtime_checkable
+from typing import Any, Callable, Literal, Protocol, get_args, runtime_checkable
 
 Strategy = Literal["vector", "graph", "web", "direct", "sql"]
 QuestionKind = Literal["lookup", "comparison", "aggregate", "recent"]  # seed 002's four kinds of question
@@ -113,8 +113,11 @@ class Grade:
     calls: list[ModelCall] = field(default_factory=list)
 
 
-class Typed(NamedTuple):
-    """A document graded correct whose sentence matching the question by meaning states a value of the asked kind."""
+@dataclass(frozen=True)
+class Typed:
+    """A document graded correct whose sentence matching the question by meaning states a value of the asked kind.
+    A dataclass, not a named tuple: the checkpointer (``variants.base.checkpoint_serde``) loads back dataclasses of
+    ``rag.*`` only."""
 
     source: str
     score: float  # the confirmed semantic match of that sentence (0..1)

@@ -170,3 +170,13 @@ def test_a_date_in_the_document_title_counts_for_the_sentences_under_it(kb, engi
         assert "lacks '2025'" not in g.reason and "lacks '3'" not in g.reason, g.reason
         if "2025" not in doc.text:  # the chunk itself does not state it: the title does
             assert "'2025' in a heading" in g.reason, g.reason
+
+
+def test_typed_evidence_survives_the_checkpointer():
+    # replay forks a run from its checkpoints: a hop's typed evidence must load back as it was, not be blocked
+    from rag.variants.base import Hop, checkpoint_serde
+
+    serde = checkpoint_serde()
+    hop = Hop(number=2, strategy="vector", query="q", typed=(Typed("fees_zh.md", 0.86), Typed("guide_en.md", 0.8)))
+    back = serde.loads_typed(serde.dumps_typed({"hops": [hop]}))
+    assert tuple(back["hops"][0].typed) == hop.typed and isinstance(back["hops"][0].typed[0], Typed)
