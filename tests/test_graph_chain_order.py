@@ -52,9 +52,11 @@ def test_the_relation_nearest_to_the_entity_comes_first(question, entity, order)
 
 
 def test_a_section_titled_by_a_name_makes_it_a_name():
-    # "## Routewise — delivery routes": Routewise at the start of its sentences is still a name
-    assert {"Routewise", "Bakeplan"} <= mid_sentence_names(["## Routewise — delivery routes", "Routewise uses x.",
-                                                            "## Bakeplan: production"])
+    # "## Routewise — delivery routes": Routewise at the start of its sentences is still a name; a section
+    # heading such as "## Overview: …" names nothing
+    names = mid_sentence_names(["## Routewise — delivery routes", "Routewise uses x.", "## Bakeplan - production",
+                                "## Overview: what the systems do"])
+    assert {"Routewise", "Bakeplan"} <= names and "Overview" not in names
 
 
 def test_graph_retrieval_puts_the_chain_first(kb):
