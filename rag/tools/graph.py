@@ -108,27 +108,25 @@ def chain_facts(ranked: list[tuple[float, int, Relation, float]], start: set[str
     linear in the facts, whatever the order's length."""
     if not order:
         return []
-    # best[entity] = (length, total score, chain) of the best chain ending at that entity after i relations
-    best: dict[str, tuple[int, float, list]] = {e: (0, 0.0, []) for e in start}
-    found: tuple[int, float, list] = (0, 0.0, [])
+    # best[entity] = (total score, chain) of the best chain ending at that entity after the relations so far; every
+    # chain of one step has the same length, so the total decides among them
+    best: dict[str, tuple[float, list]] = {e: (0.0, []) for e in start}
+    found: list = []
     for pred in order:
-        step: dict[str, tuple[int, float, list]] = {}
+        step: dict[str, tuple[float, list]] = {}
         for entry in ranked:
             rel = entry[2]
             if rel.predicate != pred:
                 continue
             ends = (entity_key(rel.source), entity_key(rel.target))
             for here, there in (ends, ends[::-1]):
-                if here in best:
-                    n, total, chain = best[here]
-                    cand = (n + 1, total + entry[0], chain + [entry])
-                    if cand[:2] > step.get(there, (0, 0.0, []))[:2]:
-                        step[there] = cand
+                if here in best and best[here][0] + entry[0] > step.get(there, (-1.0, []))[0]:
+                    step[there] = (best[here][0] + entry[0], best[here][1] + [entry])
         if not step:
             break
         best = step
-        found = max([found, *step.values()], key=lambda c: c[:2])
-    return found[2] if found[0] >= 2 else []
+        found = max(step.values(), key=lambda c: c[0])[1]  # longer than any chain before it
+    return found if len(found) >= 2 else []
 
 
 class GraphTool:

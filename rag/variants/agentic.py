@@ -368,7 +368,8 @@ def evaluate_context(state: AgentState, runtime: Ctx) -> dict:
         else:
             result = runtime.context.engine.evaluate(question, docs, grades)
             quality, why, calls = clamp01(result.score), result.reason, list(result.calls)
-            typed = tuple(getattr(result, "typed", ()))  # an engine of an older commit (bench) records none
+            # an engine of an older commit (bench) records none, or source names without their scores
+            typed = tuple(t if isinstance(t, Typed) else Typed(str(t), 0.0) for t in getattr(result, "typed", ()) or ())
         hop = Hop(number=attempt, strategy=strategy, query=state["query"], docs=list(docs), grades=list(grades),
                   quality=quality, status="ok" if retrieval_ok else "failed", note="" if retrieval_ok else why,
                   scope=state.get("scope") or "", elsewhere=tuple(state.get("elsewhere") or ()),

@@ -49,9 +49,8 @@ class Router:
                 shown = extract_expression(question) or m.group(0).strip()
                 return Decision("direct", f"arithmetic expression '{shown}' → direct",
                                 signals={"rule": "arithmetic", "matched": [shown], "checked": checked})
-        conversion = unit_conversion(question)
-        if conversion:
-            c = conversion
+        c = unit_conversion(question)
+        if c:
             return Decision("direct", f"unit conversion {c.value:g} {c.source} → {c.target} → direct (computed, no "
                             "retrieval)", signals={"rule": "arithmetic", "matched": [f"{c.source}→{c.target}"],
                                                    "checked": checked})

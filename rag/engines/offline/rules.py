@@ -73,7 +73,7 @@ ARITHMETIC_PATTERNS = (
     r"(sqrt|제곱근|平方根)\s*\(?\s*\d",
 )
 # a season or a date written with slashes ("the 2026/27 season", "2026/3/14") is no division (notation, not tuned):
-# a year, then the next year's last two digits or a month (routing.is_season_or_date checks which)
+# a year, then the next year's last two digits or a month (routing._season_or_date checks which)
 SLASHED_YEAR = re.compile(r"(?<![\d.])((?:19|20)\d\d)/(\d{1,2})(?:/(\d{1,2}))?(?![\d.])")
 # "리스트 [4, 8, 15]의 평균", "the sum of [1, 2, 3]": an aggregate over a literal list of numbers
 NUMBER_LIST = re.compile(r"[\[(]\s*-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?)+\s*[\])]")
