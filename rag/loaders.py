@@ -121,6 +121,16 @@ def _load_pdf(name: str, data: bytes) -> str:
     return text
 
 
+def _docx_heading(paragraph: object) -> str:
+    """The Markdown marker of a Word heading paragraph ("Title" / "Heading 1" → "# ", "Heading 2" → "## " …), "" for
+    any other: the document's structure survives as headings the sentence splitter reads (rag.sentences)."""
+    style = getattr(getattr(paragraph, "style", None), "name", "") or ""
+    if style == "Title":
+        return "# "
+    m = re.fullmatch(r"Heading ([1-6])", style)
+    return "#" * int(m.group(1)) + " " if m else ""
+
+
 def _load_docx(name: str, data: bytes) -> str:
     import docx
 
@@ -128,7 +138,7 @@ def _load_docx(name: str, data: bytes) -> str:
         document = docx.Document(io.BytesIO(data))
     except Exception as exc:  # python-docx raises KeyError / BadZipFile / ValueError on broken files
         raise IngestError(f"{name} is a damaged Word document and could not be read ({type(exc).__name__}).") from exc
-    parts = [p.text for p in document.paragraphs if p.text.strip()]
+    parts = [_docx_heading(p) + p.text for p in document.paragraphs if p.text.strip()]
     for table in document.tables:
         for row in table.rows:
             cells = [c.text.strip() for c in row.cells if c.text.strip()]

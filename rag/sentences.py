@@ -21,7 +21,7 @@ import re
 import sqlite3
 import threading
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -42,6 +42,8 @@ PATH_SEPARATOR = " › "
 class Unit:
     heading: str  # headings above the sentence: "document title › section" ("" when none)
     text: str  # the sentence as written (list markers removed)
+    # the nearest heading is embedded with the sentence (a Markdown heading); a plain-text heading is structure only
+    embeds_heading: bool = field(default=True, compare=False)
 
     @property
     def section(self) -> str:
@@ -49,7 +51,7 @@ class Unit:
         return self.heading.rsplit(PATH_SEPARATOR, 1)[-1]
 
     def embed_text(self) -> str:
-        return f"{self.section}: {self.text}" if self.section else self.text
+        return f"{self.section}: {self.text}" if self.section and self.embeds_heading else self.text
 
 
 @dataclass
@@ -58,8 +60,58 @@ class ChunkSentences:
     vectors: np.ndarray  # float32, shape (len(units), dim), rows normalised
 
 
+# the version of ``split_units``: part of a stored row's hash, so rows split by an older version are stale and recomputed
+# (2: plain-text headings)
+UNITS_VERSION = "2"
+
+
 def text_hash(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8", "replace")).hexdigest()[:16]
+    return hashlib.sha1((UNITS_VERSION + "\x00" + text).encode("utf-8", "replace")).hexdigest()[:16]
+
+
+PLAIN_HEADING_MAX = 60  # characters: a longer line without a sentence end is a sentence, not a plain-text heading
+_SENTENCE_END = re.compile(r"[.!?。！？:：;；,，]\s*[\"'”’)）]*$")
+_BRACKETED = re.compile(r"^(?:\[[^\]]+\]|【[^】]+】|〔[^〕]+〕|<[^>]+>|\[\[.+\]\])$")
+_ARTICLE = re.compile(r"^(?:제\s*\d+\s*[조장절]|第\s*[\d一二三四五六七八九十百]+\s*[条章节]|(?:Article|Section|Chapter)\s+\d+)"
+                      r"(?![\d.])")
+_NUMBERED = re.compile(r"^\d+[.)]\s+(.+)$")
+_CJK_NUMBERED = re.compile(r"^[一二三四五六七八九十]+[、．.]\s*\S")  # "一、概要"
+
+
+def plain_heading(lines: Sequence[str], k: int, first: bool = False) -> str | None:
+    """The text of ``lines[k]`` when it is the heading of a plain-text document (no "#"), else None: a short line
+    with no sentence end that is bracketed ("[참여 조건]", "【退款】"), a numbered article ("제3조 (폐액)", "第二条 费用",
+    "Article 4 Fees"), in capitals ("HOLIDAY BOARDING", "4. EXPORT BONUS"), a numbered section title with its text
+    under it ("1. 여객 운임 (편도)" above "- 통영–한산도 항로: 7,500원", "一、概要", "1. Scope" above "1.1 …"), or
+    that stands alone between blank lines above text; ``first``: the document's first line (its title, when it is
+    short). ``lines`` are stripped. A table row, a bullet, a "key: value" line, a step of a numbered list and a last
+    line with nothing under it are not headings."""
+    line = lines[k]
+    if not line or len(line) > HEADING_CHARS or line.startswith(("|", "-", "*", "•", ">")):
+        return None
+    if len(line) > PLAIN_HEADING_MAX and (re.search(r"[a-z]", line) or not re.search(r"[A-Z]", line)):
+        return None  # only a line in capitals is a heading that long
+    if _BRACKETED.match(line):
+        return line.strip("[]【】〔〕<>").strip()
+    if _SENTENCE_END.search(line) or not any(rest for rest in lines[k + 1:]):
+        return None  # a sentence, or nothing under it
+    before_blank = k == 0 or not lines[k - 1]
+    after_blank = k + 1 < len(lines) and not lines[k + 1]
+    following = next((rest for rest in lines[k + 1:] if rest), "")
+    numbered = _NUMBERED.match(line)
+    body = numbered.group(1) if numbered else line
+    bare = re.sub(r"[(（][^)）]*[)）]", "", body)  # "SORTING CHARGES (deducted from settlement)"
+    capitals = re.search(r"[A-Z]{2}", bare) is not None and bare.upper() == bare
+    if capitals and (before_blank or numbered):
+        return body
+    if numbered:
+        # a section title above its text, not a step: a blank line before it and no numbered item next
+        return body if before_blank and not _NUMBERED.match(following) else None
+    if first or _CJK_NUMBERED.match(line):
+        return line
+    if before_blank and (_ARTICLE.match(line) or (after_blank and ":" not in line and "：" not in line)):
+        return line
+    return None
 
 
 def split_units(text: str, heading: str = "") -> tuple[list[Unit], str]:
@@ -71,7 +123,9 @@ def split_units(text: str, heading: str = "") -> tuple[list[Unit], str]:
     nearest heading."""
     units: list[Unit] = []
     merged: list[str] = []
-    title, _, section = heading.partition("\x1f")
+    title, _, rest = heading.partition("\x1f")
+    section, _, marked = rest.partition("\x1f")
+    marked_up = marked == "md"  # the document has Markdown headings: no plain-text heading rules
 
     def path() -> str:
         return PATH_SEPARATOR.join(p for p in (title, section) if p)
@@ -80,22 +134,29 @@ def split_units(text: str, heading: str = "") -> tuple[list[Unit], str]:
         for sentence in split_sentences("\n".join(merged)):
             clean = _BULLET.sub("", sentence).strip()
             if clean and re.search(r"\w", clean):
-                units.append(Unit(path(), clean))
+                units.append(Unit(path(), clean, embeds_heading=not plain_section))
         merged.clear()
 
-    for line in (raw.strip() for raw in text.strip().splitlines()):
+    lines = [raw.strip() for raw in text.strip().splitlines()]
+    plain_section = not marked_up and bool(heading)  # the section in force came from a plain-text heading
+    if not marked_up:
+        marked_up = any(_HEADING.match(line) for line in lines)
+    for k, line in enumerate(lines):
         m = _HEADING.match(line)
-        if m:
+        first = k == 0 and not heading  # the first line of a document (a chunk that starts one: no state)
+        plain = None if m or marked_up else plain_heading(lines, k, first)
+        if m or plain:
             flush()
-            name = m.group(2).strip()[:HEADING_CHARS]
-            if len(m.group(1)) == 1 and not title:
+            name = (m.group(2).strip() if m else plain)[:HEADING_CHARS]
+            if (len(m.group(1)) == 1 if m else first) and not title:
                 title, section = name, ""
             else:
                 section = name
+            plain_section = m is None
             continue
         append_unwrapped(merged, line)
     flush()
-    return units, f"{title}\x1f{section}"
+    return units, f"{title}\x1f{section}\x1f{'md' if marked_up else ''}"
 
 
 def _normalise(matrix: np.ndarray) -> np.ndarray:

@@ -156,3 +156,24 @@ def test_html_keeps_inline_markup_inside_sentences_and_separates_cells():
             b"<table><tr><th>item</th><th>cycle</th></tr><tr><td>backup</td><td>daily</td></tr></table></body></html>")
     assert load_document("a.html", html).splitlines() == [
         "Location", "Helix Labs is headquartered in Busan.", "item | cycle", "backup | daily"]
+
+
+def test_docx_heading_styles_become_markdown_headings():
+    """A Word heading keeps its level ("Title"/"Heading 1" → "#", "Heading 2" → "##"), so the sentences under it
+    carry their section (rag.sentences.split_units) as a Markdown document's do."""
+    import io
+
+    import docx
+
+    from rag.sentences import split_units
+
+    document = docx.Document()
+    document.add_heading("자전거 대여 규정", level=1)
+    document.add_heading("1. 보증금", level=2)
+    document.add_paragraph("단체는 자전거 한 대에 5만 원의 보증금을 낸다.")
+    buffer = io.BytesIO()
+    document.save(buffer)
+    text = load_document("rules.docx", buffer.getvalue())
+    assert text.splitlines()[0] == "# 자전거 대여 규정" and "## 1. 보증금" in text
+    unit = split_units(text)[0][0]
+    assert unit.text == "단체는 자전거 한 대에 5만 원의 보증금을 낸다." and unit.heading == "자전거 대여 규정 › 1. 보증금"
