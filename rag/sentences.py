@@ -72,8 +72,9 @@ def text_hash(text: str) -> str:
 PLAIN_HEADING_MAX = 60  # characters: a longer line without a sentence end is a sentence, not a plain-text heading
 _SENTENCE_END = re.compile(r"[.!?。！？:：;；,，]\s*[\"'”’)）]*$")
 _BRACKETED = re.compile(r"^(?:\[[^\]]+\]|【[^】]+】|〔[^〕]+〕|<[^>]+>|\[\[.+\]\])$")
-_ARTICLE = re.compile(r"^(?:제\s*\d+\s*[조장절]|第\s*[\d一二三四五六七八九十百]+\s*[条章节]|(?:Article|Section|Chapter)\s+\d+)"
-                      r"(?![\d.])")
+# the numbered article / chapter / section line of a regulation or an agreement (ko 제3조, zh 第三条, en Article 3)
+ARTICLE_HEADING = re.compile(r"^(?:제\s*\d+\s*[조항장절]|第\s*[\d一二三四五六七八九十百]+\s*[条章节款]|"
+                             r"(?:Article|Section|Chapter)\s+\d+)(?![\d.])")
 _NUMBERED = re.compile(r"^\d+[.)]\s+(.+)$")
 _CJK_NUMBERED = re.compile(r"^[一二三四五六七八九十]+[、．.]\s*\S")  # "一、概要"
 
@@ -93,11 +94,11 @@ def plain_heading(lines: Sequence[str], k: int, first: bool = False) -> str | No
         return None  # only a line in capitals is a heading that long
     if _BRACKETED.match(line):
         return line.strip("[]【】〔〕<>").strip()
-    if _SENTENCE_END.search(line) or not any(rest for rest in lines[k + 1:]):
+    following = next((rest for rest in lines[k + 1:] if rest), "")
+    if _SENTENCE_END.search(line) or not following:
         return None  # a sentence, or nothing under it
     before_blank = k == 0 or not lines[k - 1]
     after_blank = k + 1 < len(lines) and not lines[k + 1]
-    following = next((rest for rest in lines[k + 1:] if rest), "")
     numbered = _NUMBERED.match(line)
     body = numbered.group(1) if numbered else line
     bare = re.sub(r"[(（][^)）]*[)）]", "", body)  # "SORTING CHARGES (deducted from settlement)"
@@ -109,7 +110,7 @@ def plain_heading(lines: Sequence[str], k: int, first: bool = False) -> str | No
         return body if before_blank and not _NUMBERED.match(following) else None
     if first or _CJK_NUMBERED.match(line):
         return line
-    if before_blank and (_ARTICLE.match(line) or (after_blank and ":" not in line and "：" not in line)):
+    if before_blank and (ARTICLE_HEADING.match(line) or (after_blank and ":" not in line and "：" not in line)):
         return line
     return None
 
@@ -125,7 +126,9 @@ def split_units(text: str, heading: str = "") -> tuple[list[Unit], str]:
     merged: list[str] = []
     title, _, rest = heading.partition("\x1f")
     section, _, marked = rest.partition("\x1f")
-    marked_up = marked == "md"  # the document has Markdown headings: no plain-text heading rules
+    # the document has Markdown headings: no plain-text heading rules, and its headings are embedded with the
+    # sentences under them (a plain-text heading is structure only)
+    marked_up = marked == "md"
 
     def path() -> str:
         return PATH_SEPARATOR.join(p for p in (title, section) if p)
@@ -134,11 +137,10 @@ def split_units(text: str, heading: str = "") -> tuple[list[Unit], str]:
         for sentence in split_sentences("\n".join(merged)):
             clean = _BULLET.sub("", sentence).strip()
             if clean and re.search(r"\w", clean):
-                units.append(Unit(path(), clean, embeds_heading=not plain_section))
+                units.append(Unit(path(), clean, embeds_heading=marked_up))
         merged.clear()
 
     lines = [raw.strip() for raw in text.strip().splitlines()]
-    plain_section = not marked_up and bool(heading)  # the section in force came from a plain-text heading
     if not marked_up:
         marked_up = any(_HEADING.match(line) for line in lines)
     for k, line in enumerate(lines):
@@ -152,7 +154,6 @@ def split_units(text: str, heading: str = "") -> tuple[list[Unit], str]:
                 title, section = name, ""
             else:
                 section = name
-            plain_section = m is None
             continue
         append_unwrapped(merged, line)
     flush()

@@ -97,12 +97,26 @@ def test_a_plain_heading_is_structure_not_embedded_text():
     assert not unit.embeds_heading and unit.embed_text() == unit.text
 
 
-def test_stored_sentence_rows_of_the_older_splitter_are_stale():
+def test_stored_sentence_rows_of_the_older_splitter_are_stale(tmp_path):
     """A row's hash includes the splitter's version, so a knowledge base ingested before plain headings existed
     has its sentences split again instead of reusing units without headings."""
     import hashlib
-    old = hashlib.sha1(NOTICE_KO.encode()).hexdigest()[:16]
-    assert text_hash(NOTICE_KO) != old
+    import json
+    import sqlite3
+
+    import numpy as np
+
+    from rag.sentences import SentenceStore
+
+    store = SentenceStore(tmp_path)
+    units = split_units(NOTICE_KO)[0]
+    store.write([("c:0", "c", NOTICE_KO, units, np.ones((len(units), 4), np.float32))], "e5")
+    assert [u.heading for u in store.get({"c:0": NOTICE_KO}, "e5")["c:0"].units] == [u.heading for u in units]
+    # the same chunk as the splitter before version 2 stored it: the old hash of the text, units without headings
+    old_hash = hashlib.sha1(NOTICE_KO.encode()).hexdigest()[:16]
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("UPDATE sentences SET text_hash = ?, units = ?", (old_hash, json.dumps([["", "나이: 만 16세 이상"]])))
+    assert store.get({"c:0": NOTICE_KO}, "e5") == {}
 
 
 def _answer(settings, question: str, source: str, text: str):

@@ -392,4 +392,4 @@ TYPED_LEAD = 0.05
 # A plain-text heading in capitals ("HOLIDAY BOARDING") or a numbered article line ("제3조 (폐액)") after a blank line
 # is a title line even when its paragraph follows without a blank line (answer selection never quotes it as the
 # answer). Not tuned: a heading is short.
-HEADING_MAX = 60  # characters
+from rag.sentences import PLAIN_HEADING_MAX as HEADING_MAX  # noqa: E402  (one length for both: rag.sentences)

@@ -17,6 +17,7 @@ from rag.engines.offline.rules import (HEADING_MAX, CAUSE_BONUS, COMPARED_SIDE_M
                                        TABLE_MAX_ROWS, TYPE_BONUS, TYPE_SAME_DOC_SHARE, TYPE_SECOND_SHARE,
                                        TITLE_PENALTY, TYPE_WINDOW_SHARE, VALUE_BONUS, VALUE_BONUS_MIN_SEMANTIC)
 from rag.engines.offline.semantics import heading_matches, question_intents
+from rag.sentences import ARTICLE_HEADING
 from rag.types import Retrieved
 
 _CJK = re.compile(r"[\uac00-\ud7a3\u3400-\u4dbf\u4e00-\u9fff]")
@@ -67,18 +68,14 @@ def _list_items(text: str) -> dict[str, int]:
 _SENTENCE_END = re.compile(r"[.!?。！？:：;；]\s*[\"'”’)）]*$")
 
 
-# the numbered article / chapter / section line of a regulation or an agreement (language: ko 제3조, zh 第三条,
-# en Article 3 / Section 3), a heading of the text under it
-_ARTICLE_HEADING = re.compile(r"^(?:제\s*\d+\s*[조항장절]|第\s*[\d一二三四五六七八九十百]+\s*[条章节款]|(?:Article|Section|Chapter)\s+\d+)"
-                              r"(?![\d.])")
-
-
 def _title_lines(text: str) -> set[str]:
     """The lines of a document that stand alone as a title or a section heading (plain text has no "#"): a line
     between blank lines (or the document's first line) with no sentence-final punctuation, not a list item or a
     table row; or a short line in capitals, or a numbered article / section line, after a blank line: the plain-text
     heading of the paragraph under it ("HOLIDAY BOARDING", "제3조 (폐액)", "第二条 费用", "Article 4 Fees"). Such a
-    line names what follows; the sentences under it state the facts."""
+    line names what follows; the sentences under it state the facts. In a plain-text document most such lines are
+    headings already (``rag.sentences.plain_heading``), not sentences; this finds the ones that still are (the
+    standalone lines of a Markdown document, a heading cut off by a chunk edge)."""
     lines = text.splitlines()
     out: set[str] = set()
     for k, raw in enumerate(lines):
@@ -87,7 +84,7 @@ def _title_lines(text: str) -> set[str]:
             continue
         before_blank = k == 0 or not lines[k - 1].strip()
         after_blank = k + 1 >= len(lines) or not lines[k + 1].strip()
-        heading_like = len(line) <= HEADING_MAX and (line.isupper() or _ARTICLE_HEADING.match(line) is not None)
+        heading_like = len(line) <= HEADING_MAX and (line.isupper() or ARTICLE_HEADING.match(line) is not None)
         if before_blank and (after_blank or heading_like):
             out.add(" ".join(line.split()))
     return out
