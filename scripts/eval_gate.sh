@@ -101,10 +101,11 @@ run_set() {  # run_set NAME: one question set with its gates
       floors "$HELDOUT_G" 0.75 0.23 0.13 0.93 || return $?
       floors "$HELDOUT_H" 0.34 0.34 0.34 0.95 || return $?
       # 2026-12-02, ninth session: a fresh clone (new .venv from the same pins) measures I at 0.314 / 0.400 / 0.333 /
-      # 0.938, not the 0.343 / 0.457 / 0.292 the previous machine recorded (same code; deterministic here under any
-      # PYTHONHASHSEED; B, C, E, J and the paraphrases moved by one or two questions too, docs/evaluation.md). Floors
-      # follow what a fresh clone measures; J and K added at about one question under their figures.
-      floors "$HELDOUT_I" 0.28 0.43 0.36 0.91 || return $?
+      # 0.938, not the 0.343 / 0.457 / 0.292 the previous machine recorded (same code; identical per question here
+      # under two PYTHONHASHSEEDs; B, C, E, J and the paraphrases moved by one or two questions too,
+      # docs/evaluation.md). I's silent floor follows what a fresh clone measures (its key facts still pass 0.31);
+      # J and K added at about one question under their figures.
+      floors "$HELDOUT_I" 0.31 0.43 0.36 0.91 || return $?
       floors "$HELDOUT_J" 0.31 0.43 0.36 0.89 || return $?  # J 0.343 / 0.400 / 0.333 / 0.917
       floors "$HELDOUT_K" 0.31 0.40 0.34 0.93 ;;  # K 0.343 / 0.371 / 0.312 / 0.958
     heldout_c) targets "$HELDOUT_C" ;;  # issue 8's targets on a held-out corpus (not met today: README "Evaluation")
