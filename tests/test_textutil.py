@@ -4,7 +4,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import re
+
 from rag.textutil import key_terms, normalize_query, split_sentences, strip_korean, tokenize
+
+_HAN = re.compile(r"[\u3400-\u9fff]")
 
 
 def test_korean_particles_and_endings_are_stripped():
@@ -60,9 +64,24 @@ def test_key_terms_drop_question_and_stop_words():
 
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("abcXYZ019-., 는을이가의에서다요。？的是总部카카오판교")), max_size=60))
-def test_key_terms_are_tokens_of_the_same_text(text):
-    # a question's key term can be looked up in the token set of a document that contains it
-    assert set(key_terms(text)) <= set(tokenize(text))
+def test_key_terms_are_found_in_the_same_text(text):
+    # a question's key term is found in a document that contains it: a token of it, or (a Chinese word) a phrase
+    from rag.engines.offline.coverage import coverage_of
+
+    terms = key_terms(text)
+    assert set(t for t in terms if not _HAN.search(t)) <= set(tokenize(text))
+    assert all(coverage_of([t], text).credit[t] == 1.0 for t in terms if _HAN.search(t))
+
+
+def test_chinese_key_terms_are_words_not_bigrams_across_word_edges():
+    # jieba: no bigram that straddles two words ("名去", "学交", "换要") — no sentence contains those
+    terms = key_terms("报名去世温大学交换要交什么材料？")
+    assert {"报名", "大学", "交换", "材料"} <= set(terms)
+    assert not {"名去", "学交", "换要"} & set(terms)
+    # a dictionary word of four characters gives its parts (a document may write either alone); an unknown name
+    # that jieba cuts into lone characters is joined again
+    assert {"生日", "蛋糕"} <= set(key_terms("生日蛋糕要提前几天订？"))
+    assert "二维码" in key_terms("闸机无法识别二维码的原因是什么？")
 
 
 def test_split_sentences_korean_chinese_and_wrapped_lines():

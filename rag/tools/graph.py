@@ -36,6 +36,8 @@ from rag.textutil import key_terms, tokenize
 from rag.extract import ALIAS_PREDICATE
 from rag.types import Relation, Retrieved, ToolUnavailable
 
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
 SEEDS_FROM_QUESTION = 8
 VECTOR_HITS_FOR_SEEDS = 1
 SEEDS_PER_HIT = 3
@@ -281,8 +283,11 @@ class GraphTool:
         best_at_entity: dict[int, dict[str, tuple[float, str]]] = {}
         for rel, hop in sorted(found, key=lambda item: item[1]):
             keys = (entity_key(rel.source), entity_key(rel.target))
-            fact_tokens = set(tokenize(f"{rel.evidence} {rel.source} {rel.target}"))
-            coverage = len(terms & fact_tokens) / len(terms) if terms else 0.0
+            fact_text = f"{rel.evidence} {rel.source} {rel.target}"
+            fact_tokens = set(tokenize(fact_text))
+            # a Chinese key term is a word (jieba), the tokens are bigrams: it is looked up as written
+            found_terms = {t for t in terms if t in fact_tokens or (_HAN.search(t) and t in fact_text)}
+            coverage = len(found_terms) / len(terms) if terms else 0.0
             if hop == 1:
                 cue = 1.0 if rel.predicate in asked else 0.0
                 score = 0.5 + (0.2 if named & set(keys) else 0.0) + 0.2 * cue + 0.1 * coverage
