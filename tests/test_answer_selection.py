@@ -35,9 +35,27 @@ from rag.variants import run_question
     ("为什么收银机停止工作？", "cause"),
     ("연봉 계약은 매년 몇 월에 갱신해?", "month"),  # a money word, but the question asks for a month
     ("눈이 얼마 이상 쌓이면 등산로를 닫나요?", "quantity"),  # a bare 얼마 asks for a number, not money
+    # a physical dimension asked: by "how heavy / how far", or a dimension noun with an amount asked beside it
+    ("How heavy must a dog be to give blood?", "weight"),
+    ("헌혈하려면 개 체중이 최소 얼마여야 해?", "weight"),
+    ("献血犬的最低体重是多少？", "weight"),
+    ("How far is the depot from the pier?", "length"),
+    ("부두에서 창고까지 거리는 얼마나 돼?", "length"),
+    ("仓库离码头的距离是多少？", "length"),
 ])
 def test_asked_type_of_question(question, label):
     assert asked_type(question).label == label
+
+
+def test_a_dimension_noun_without_an_amount_asked_is_no_weight_question():
+    assert asked_type("Who checks the weight of the bags?").label == "person"
+    assert not asked_type("Why does the weight matter?").kinds
+
+
+def test_a_sentence_stating_a_weight_answers_a_weight_question_better_than_another_number():
+    asked = asked_type("How heavy must a dog be to give blood?")
+    assert fit(asked, "체중: 25kg 이상") == STRONG
+    assert fit(asked, "헌혈은 1년에 4번까지 할 수 있다.") < STRONG
 
 
 def test_a_question_without_a_value_asks_for_no_type():

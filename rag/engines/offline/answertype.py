@@ -261,6 +261,16 @@ _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
      r"(?=.*(?:\b(?:price|prices|fee|fees|cost|costs|fare|fares|pay|paid|pays|charge|charged|budget|spend|spent|salary|"
      r"wage|wages)\b|비용|요금|가격|운임|금액|예산|회비|수수료|월급|연봉|돈|价格|费用|票价|收费|预算|工资|会费|手续费|钱))",
      frozenset({"money"}), frozenset({"money"}), "money"),
+    # a physical dimension asked ("how heavy", "체중은 얼마", "最低体重是多少"): a quantity in that unit class; a dimension
+    # noun only with an amount asked beside it (language, not tuned)
+    (r"\bhow (?:heavy|light)\b|얼마나\s?무거|얼마나\s?무겁|(?=.*(?:얼마|몇|多少|几|\bhow much\b|\bwhat(?:'s| is| are| was| were)\b|최대|최소|最多|"
+     r"最少|最低|最高|上限|下限|\blimit\b|\bmax(?:imum)?\b|\bmin(?:imum)?\b))"
+     r"(?=.*(?:\bweigh(?:s|t|ts|ed)?\b|무게|체중|몸무게|중량|重量|体重|體重|多重))",
+     frozenset({"quantity"}), frozenset({"weight"}), "weight"),
+    (r"\bhow (?:far(?! apart)|tall|high|wide|deep)\b|얼마나\s?(?:멀|먼|높|깊)|(?=.*(?:얼마|몇|多少|几|\bhow much\b|\bwhat(?:'s| is| are| was| were)\b|최대|"
+     r"최소|最多|最少|最低|最高|上限|下限|\blimit\b|\bmax(?:imum)?\b|\bmin(?:imum)?\b))"
+     r"(?=.*(?:\b(?:distance|height|width|depth)\b|(?<![가-힣])거리|높이|너비|깊이|多远|距离|多高|高度|宽度|深度))",
+     frozenset({"quantity"}), frozenset({"length"}), "length"),
 )
 _ASKS_BEFORE_COUNTS = 6  # year, month, time of day, weekday, age, percent come before "how many <unit>"; duration, money after
 # asked after "how many …" ("How many parcels were delayed when the scanners failed?" asks for a number)
