@@ -280,6 +280,25 @@ def test_partial_lists_found_and_missing_key_terms(engine):
     assert nothing.abstained and "찾지 못했습니다" in nothing.text
 
 
+def test_partial_answer_lists_the_best_ranked_sentence_first_as_unconfirmed(engine):
+    # the per-term matches find the question's words in an aside ("Every dog that gives blood gets a treat"); the
+    # sentence answer selection ranks best states the asked weight with none of the question's words — it is listed
+    # first, as a candidate, not as the answer
+    text = ("# Blood donor programme\n\nBlood donation days are held every month at the main hospital.\n"
+            "Every dog that gives blood gets a treat and a free check-up.\nThe minimum body weight is 25 kg.\n"
+            "Owners sign a consent form first.\n")
+    docs = [chunk(text, "blood_donor.md", sim=0.84)]
+    answer = engine.generate("How heavy does a dog need to be to give blood?", docs, [Grade("ambiguous", 0.5, "")],
+                             "partial")
+    assert not answer.abstained
+    lines = answer.text.splitlines()
+    assert lines[:2] == ["The sentences closest to the question (not confirmed as the answer):",
+                         "- The minimum body weight is 25 kg. [1]"]
+    assert "Found in the documents:" in lines and "'heavy'" in answer.text.split("Not found in the documents:")[1]
+    assert "listed first as unconfirmed" in answer.reason
+    assert "Uncertainty:" in answer.text  # still a partial answer that says so
+
+
 @pytest.mark.parametrize("question, expected", [
     ("128 곱하기 12는 얼마예요?", "1536"),
     ("What is (2 + 3) * 4 ** 2?", "80"),

@@ -9,7 +9,7 @@ from rag.engines.offline.answertype import WEAK, asked_type
 from rag.engines.offline.coverage import checkable_terms, coverage_of, question_terms
 from rag.engines.offline.gapfill import compose_gaps, describe
 from rag.engines.offline.relations import asked_relations, graph_path
-from rag.engines.offline.rules import MEANING_ONLY_QUOTES, WANTS_NUMBER
+from rag.engines.offline.rules import CLOSEST_QUOTES, MEANING_ONLY_QUOTES, WANTS_NUMBER
 from rag.engines.offline.selection import Candidate, conclusion_of, why_quoted
 from rag.engines.offline.text import (_clean_sentence, _cite_label, _contains_phrase, _label_of, _norm, _quote,
                                       _sentences, language_of)
@@ -234,8 +234,9 @@ class Answerer:
     def _generate_partial(self, question: str, docs: list[Retrieved], grades: list[Grade] | None,
                           lang: str) -> Answer:
         f = FRAMES[lang]
-        template = self._template("partial", "list which key terms of the question the correct / ambiguous documents "
-                                  "cover (with the sentence and source) and which none covers", question)
+        template = self._template("partial", "the sentences answer selection ranks best (unconfirmed), then which key "
+                                  "terms of the question the correct / ambiguous documents cover (with the sentence "
+                                  "and source) and which none covers", question)
         labels = [_label_of(grades, i) for i in range(len(docs))]
         pool_idx = [i for i, lab in enumerate(labels) if lab == "correct"] + \
                    [i for i, lab in enumerate(labels) if lab == "ambiguous"]
@@ -261,19 +262,34 @@ class Answerer:
             else:
                 missing.append(t)
         by_meaning = self._meaning_only_quotes(question, terms, pool, {s for _, _, s in found})
+        # the sentences a normal answer would quote (meaning, key terms, the asked value, the section), best first:
+        # shown first as unconfirmed candidates — the per-term matches below are often asides that merely name a term
+        closest: list[tuple[int, str]] = []
+        listed = {s for _, _, s in found} | {s for _, s in by_meaning}
+        wants_value = bool(WANTS_NUMBER.search(_norm(question)))
+        quotes = self._select(question, terms, pool, wants_value=wants_value) if pool else []
+        for c in quotes:
+            sentence = _clean_sentence(c.text)
+            if len(closest) >= CLOSEST_QUOTES:
+                break
+            if c.title or not sentence or sentence in listed or any(sentence == s for _, s in closest):
+                continue
+            closest.append((c.pos, sentence))
         if not found and not by_meaning:
             text = f"{f['abstain']}\n{f['not_found']}: {_quote(terms, 12) or question}"
             return Answer(text, [], True, f"partial: no correct/ambiguous document covers any key term → abstain",
                           context=self._context(pool), prompt=template)
         order: list[int] = []
-        for pos in [pos for _, pos, _ in found] + [pos for pos, _ in by_meaning]:
+        for pos in [pos for pos, _ in closest] + [pos for _, pos, _ in found] + [pos for pos, _ in by_meaning]:
             if pos not in order:
                 order.append(pos)
         number = {pos: i + 1 for i, pos in enumerate(order)}
         by_sentence: dict[tuple[int, str], list[str]] = {}
         for t, pos, sentence in found:
             by_sentence.setdefault((pos, sentence), []).append(t)
-        lines = [f"{f['found']}:"] if found else []
+        lines = [f"{f['closest_found']}:"] + [f"- {sentence} [{number[pos]}]" for pos, sentence in closest] \
+            if closest else []
+        lines += [f"{f['found']}:"] if found else []
         lines += [f"- {sentence} [{number[pos]}] ({_quote(ts, 12)})" for (pos, sentence), ts in by_sentence.items()]
         if by_meaning:  # candidates an engine without a model cannot confirm across languages: said as such
             lines.append(f"{f['by_meaning_found']}:")
@@ -286,6 +302,8 @@ class Answerer:
         return Answer("\n".join(lines), citations, False,
                       f"partial: {len(found)}/{len(terms)} key terms found in {len(order)} document(s); "
                       f"not found: {_quote(missing) or 'none'}"
+                      + (f"; the {len(closest)} sentence(s) answer selection ranks best listed first as unconfirmed"
+                         if closest else "")
                       + (f"; {len(by_meaning)} sentence(s) of documents in another language matched by meaning only"
                          if by_meaning else ""), context=self._context(pool), prompt=template)
 

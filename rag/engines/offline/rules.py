@@ -276,6 +276,9 @@ WANTS_NUMBER = re.compile(
 # partial answers (chosen, not tuned: 2026-12-02): at most this many sentences of documents in another language than
 # the question, matched by meaning only (the search of the other languages), listed as unconfirmed candidates
 MEANING_ONLY_QUOTES = 2
+# partial answers (chosen, not tuned: 2026-12-04): at most this many sentences that answer selection ranks best over
+# the correct / ambiguous documents (the ones a normal answer would quote), listed first as unconfirmed candidates
+CLOSEST_QUOTES = 2
 SEMANTIC_RANK_WEIGHT = 0.3  # answer sentences: semantic match added to every sentence's rank (ties, paraphrases)
 VALUE_BONUS = 0.15  # answer sentences: a number, when the question asks for a value (몇 / how many / 多少)
 # answer sentences (pre-existing, tuned on sample_docs): a further sentence must add a key term and rank >= this; a

@@ -127,6 +127,7 @@ FRAMES: dict[str, dict[str, str]] = {
         "ambiguous_only": "질문과 일부만 맞는(애매한) 문서에서 발췌했습니다. 그대로 믿기 전에 출처를 확인하세요.",
         "found": "문서에서 확인한 것", "not_found": "문서에서 찾지 못한 것",
         "by_meaning_found": "다른 언어 문서에서 의미로만 찾은 것(핵심어로 확인되지 않음)",
+        "closest_found": "질문에 가장 가까운 문장(답으로 확인되지 않음)",
         "partial_note": "시도 한도 안에서 충분한 근거를 찾지 못해, 확인된 부분만 답합니다.",
         "no_docs": "검색된 문서가 없습니다.",
     },
@@ -142,6 +143,7 @@ FRAMES: dict[str, dict[str, str]] = {
         "ambiguous_only": "Quoted from documents that only partly match the question (ambiguous); check the sources.",
         "found": "Found in the documents", "not_found": "Not found in the documents",
         "by_meaning_found": "Matched by meaning only, in documents in another language (not confirmed by key terms)",
+        "closest_found": "The sentences closest to the question (not confirmed as the answer)",
         "partial_note": "The attempt budget ran out before enough evidence was found; only the confirmed part "
                         "is answered.",
         "no_docs": "No documents were retrieved.",
@@ -156,6 +158,7 @@ FRAMES: dict[str, dict[str, str]] = {
         "ambiguous_only": "摘自只与问题部分相关的文档（模糊），请核对来源。",
         "found": "文档中找到的", "not_found": "文档中没有找到的",
         "by_meaning_found": "仅按语义在其他语言的文档中找到的（未经关键词证实）",
+        "closest_found": "与问题最接近的句子（未被确认为答案）",
         "partial_note": "在尝试次数内没有找到足够的依据，只回答已确认的部分。",
         "no_docs": "没有检索到文档。",
     },
