@@ -11,7 +11,7 @@ seconds to start, and BM25 / key-term coverage only need stable word stems.
   them into words with jieba (a key term is looked up as a phrase, so a word of three characters still matches).
 
 ``key_terms(q)`` returns terms in the same normal form as ``tokenize``, so a key term of a
-question can be looked up in the token set of a document.
+question can be looked up in the token set of a document; a Chinese key term (a word) is looked up as a phrase.
 """
 from __future__ import annotations
 

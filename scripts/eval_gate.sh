@@ -107,9 +107,9 @@ run_set() {  # run_set NAME: one question set with its gates
       # 2026-12-04, tenth session: this session's machine (a new .venv from the same pins) measures, on the code before
       # the session, I at 0.343 / 0.457 / 0.292 and J at 0.314 / 0.400 / 0.354 — one or two questions from the ninth
       # session's machine (docs/evaluation.md). Floors sit about one question under the worse of the two machines'
-      # figures; the session's change (Chinese key terms by jieba) moves none of I, J, K, L. E: a silent failure
-      # became a flagged answer that quotes the fact (false abstention 0.364 -> 0.394); H lost one answer (0.371 ->
-      # 0.343, a colloquial 压 for 押金). L added (blind, aggregate only).
+      # figures; the session's changes (Chinese key terms by jieba, partial answers) move none of I, J, K, L.
+      # E: a silent failure became a flagged answer that quotes the fact (false abstention 0.364 -> 0.394); H lost
+      # one answer (0.371 -> 0.343, a colloquial 压 for 押金). L added (blind, aggregate only).
       floors "$HELDOUT_E" 0.52 0.43 0.26 0.93 || return $?
       floors "$HELDOUT_H" 0.31 0.34 0.34 0.95 || return $?
       floors "$HELDOUT_I" 0.28 0.49 0.36 0.91 || return $?  # I 0.343 / 0.457 / 0.292 / 0.938 here

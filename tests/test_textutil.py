@@ -1,10 +1,10 @@
 """Tokens, key terms, sentences and query normalisation for Korean, English and Chinese."""
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import re
 
 from rag.textutil import key_terms, normalize_query, split_sentences, strip_korean, tokenize
 
@@ -78,8 +78,8 @@ def test_chinese_key_terms_are_words_not_bigrams_across_word_edges():
     terms = key_terms("报名去世温大学交换要交什么材料？")
     assert {"报名", "大学", "交换", "材料"} <= set(terms)
     assert not {"名去", "学交", "换要"} & set(terms)
-    # a dictionary word of four characters gives its parts (a document may write either alone); an unknown name
-    # that jieba cuts into lone characters is joined again
+    # a dictionary word of four characters gives its parts (a document may write either alone); a word of three
+    # stays whole (a key term is looked up as a phrase)
     assert {"生日", "蛋糕"} <= set(key_terms("生日蛋糕要提前几天订？"))
     assert "二维码" in key_terms("闸机无法识别二维码的原因是什么？")
 

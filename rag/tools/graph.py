@@ -32,11 +32,9 @@ from typing import Any
 
 from rag.config import Settings
 from rag.graphstore import entity_key, relation_id
-from rag.textutil import key_terms, tokenize
+from rag.textutil import _HAN_RE, key_terms, tokenize
 from rag.extract import ALIAS_PREDICATE
 from rag.types import Relation, Retrieved, ToolUnavailable
-
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 
 SEEDS_FROM_QUESTION = 8
 VECTOR_HITS_FOR_SEEDS = 1
@@ -286,7 +284,7 @@ class GraphTool:
             fact_text = f"{rel.evidence} {rel.source} {rel.target}"
             fact_tokens = set(tokenize(fact_text))
             # a Chinese key term is a word (jieba), the tokens are bigrams: it is looked up as written
-            found_terms = {t for t in terms if t in fact_tokens or (_HAN.search(t) and t in fact_text)}
+            found_terms = {t for t in terms if t in fact_tokens or (_HAN_RE.search(t) and t in fact_text)}
             coverage = len(found_terms) / len(terms) if terms else 0.0
             if hop == 1:
                 cue = 1.0 if rel.predicate in asked else 0.0

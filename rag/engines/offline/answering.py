@@ -262,23 +262,21 @@ class Answerer:
             else:
                 missing.append(t)
         by_meaning = self._meaning_only_quotes(question, terms, pool, {s for _, _, s in found})
-        # the sentences a normal answer would quote (meaning, key terms, the asked value, the section), best first:
-        # shown first as unconfirmed candidates — the per-term matches below are often asides that merely name a term
-        closest: list[tuple[int, str]] = []
-        listed = {s for _, _, s in found} | {s for _, s in by_meaning}
-        wants_value = bool(WANTS_NUMBER.search(_norm(question)))
-        quotes = self._select(question, terms, pool, wants_value=wants_value) if pool else []
-        for c in quotes:
-            sentence = _clean_sentence(c.text)
-            if len(closest) >= CLOSEST_QUOTES:
-                break
-            if c.title or not sentence or sentence in listed or any(sentence == s for _, s in closest):
-                continue
-            closest.append((c.pos, sentence))
         if not found and not by_meaning:
             text = f"{f['abstain']}\n{f['not_found']}: {_quote(terms, 12) or question}"
             return Answer(text, [], True, f"partial: no correct/ambiguous document covers any key term → abstain",
                           context=self._context(pool), prompt=template)
+        # the sentences a normal answer would quote (meaning, key terms, the asked value, the section), best first:
+        # shown first as unconfirmed candidates — the per-term matches below are often asides that merely name a term
+        listed = {s for _, _, s in found} | {s for _, s in by_meaning}
+        closest: list[tuple[int, str]] = []
+        for c in self._select(question, terms, pool, wants_value=bool(WANTS_NUMBER.search(_norm(question)))):
+            sentence = _clean_sentence(c.text)
+            if not c.title and sentence and sentence not in listed:
+                listed.add(sentence)
+                closest.append((c.pos, sentence))
+            if len(closest) >= CLOSEST_QUOTES:
+                break
         order: list[int] = []
         for pos in [pos for pos, _ in closest] + [pos for _, pos, _ in found] + [pos for pos, _ in by_meaning]:
             if pos not in order:

@@ -236,6 +236,10 @@ class AskedType:
 NO_TYPE = AskedType(frozenset())
 
 _TEMPORAL = frozenset({"date", "year", "weekday", "time"})
+# an amount asked somewhere in the question (a lookahead): "얼마", "多少", "what is", "maximum" … — what makes a
+# dimension noun ("체중", "distance") a dimension asked rather than a topic
+_AMOUNT_ASKED = (r"(?=.*(?:얼마|몇|多少|几|\bhow much\b|\bwhat(?:'s| is| are| was| were)\b|최대|최소|最多|最少|最低|最高|"
+                 r"上限|下限|\blimit\b|\bmax(?:imum)?\b|\bmin(?:imum)?\b))")
 # (pattern over the lower-cased question, kinds, unit classes, label); the first that matches decides (language)
 _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
     (r"\b(?:which|what) year\b|몇\s?년도|어느\s?해|몇\s?년에|哪一?年|几几年|何年", frozenset({"year", "date"}), frozenset(),
@@ -263,12 +267,10 @@ _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
      frozenset({"money"}), frozenset({"money"}), "money"),
     # a physical dimension asked ("how heavy", "체중은 얼마", "最低体重是多少"): a quantity in that unit class; a dimension
     # noun only with an amount asked beside it (language, not tuned)
-    (r"\bhow (?:heavy|light)\b|얼마나\s?무거|얼마나\s?무겁|(?=.*(?:얼마|몇|多少|几|\bhow much\b|\bwhat(?:'s| is| are| was| were)\b|최대|최소|最多|"
-     r"最少|最低|最高|上限|下限|\blimit\b|\bmax(?:imum)?\b|\bmin(?:imum)?\b))"
+    (r"\bhow (?:heavy|light)\b|얼마나\s?무[거겁]|" + _AMOUNT_ASKED +
      r"(?=.*(?:\bweigh(?:s|t|ts|ed)?\b|무게|체중|몸무게|중량|重量|体重|體重|多重))",
      frozenset({"quantity"}), frozenset({"weight"}), "weight"),
-    (r"\bhow (?:far(?! apart)|tall|high|wide|deep)\b|얼마나\s?(?:멀|먼|높|깊)|(?=.*(?:얼마|몇|多少|几|\bhow much\b|\bwhat(?:'s| is| are| was| were)\b|최대|"
-     r"최소|最多|最少|最低|最高|上限|下限|\blimit\b|\bmax(?:imum)?\b|\bmin(?:imum)?\b))"
+    (r"\bhow (?:far(?! apart)|tall|high|wide|deep)\b|얼마나\s?(?:멀|먼|높|깊)|" + _AMOUNT_ASKED +
      r"(?=.*(?:\b(?:distance|height|width|depth)\b|(?<![가-힣])거리|높이|너비|깊이|多远|距离|多高|高度|宽度|深度))",
      frozenset({"quantity"}), frozenset({"length"}), "length"),
 )
