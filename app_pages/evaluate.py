@@ -101,6 +101,28 @@ if not cost.empty:  # each cost metric on its own scale
                 x=alt.X("variant:N", title=None, axis=alt.Axis(labelAngle=0)), y=alt.Y("value:Q", title=None),
                 color=alt.Color("variant:N", legend=None), tooltip=["variant", "value"]))
 
+scored = pd.DataFrame(tables.quality_rows(report))
+if not scored.empty:
+    threshold = (report.get("settings") or {}).get("threshold")
+    st.subheader("Does the quality score know when it is right? · 품질 점수는 정답을 알아보는가")
+    st.caption("Each run's best context-quality score (the number the agent compares with its threshold), stacked "
+               "by what became of the question. Right answers to the right of the line and the rest to its left "
+               "would mean the score separates them; the AUROC in the metrics table says how well it does "
+               "(0.5: not at all).")
+    for name in scored["variant"].unique():
+        part = scored[scored["variant"] == name]
+        bars = alt.Chart(part, title=f"{name}: quality score by outcome", height=200).mark_bar().encode(
+            x=alt.X("quality:Q", bin=alt.Bin(step=0.05), scale=alt.Scale(domain=[0, 1]), title="quality score"),
+            y=alt.Y("count():Q", title="runs", stack=True),
+            color=alt.Color("outcome:N", sort=list(tables.OUTCOMES),
+                            scale=alt.Scale(domain=list(tables.OUTCOMES), range=["#2e7d32", "#ef6c00", "#c62828"])),
+            tooltip=["outcome", alt.Tooltip("count():Q", title="runs")])
+        if threshold is not None:
+            rule = alt.Chart(pd.DataFrame({"threshold": [float(threshold)]})).mark_rule(
+                strokeDash=[4, 3], color="black").encode(x="threshold:Q")
+            bars = bars + rule
+        st.altair_chart(bars, width="stretch")
+
 @st.cache_data(max_entries=8, show_spinner=False)
 def report_costs(rows: tuple[tuple[str, str | None], ...], data_dir: str, prices: str | None) -> list[dict]:
     """``variant_costs`` of a report's (variant, run id) rows: it loads every run, so once per report, not per rerun

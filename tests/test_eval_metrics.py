@@ -262,3 +262,42 @@ def test_load_questions_errors(tmp_path):
     ok = tmp_path / "ok.jsonl"
     ok.write_text('\ufeff{"id": "a", "question": "b"}\n', encoding="utf-8")
     assert load_questions(ok).questions[0].id == "a"
+
+
+def _scored(question, answer, quality, **kw):
+    run = _run("agentic", answer, **kw)
+    run.attempts = [Attempt(number=1, strategy="vector", query="q", quality=0.2),
+                    Attempt(number=2, strategy="vector", query="q", quality=quality)]
+    return score_run(question, run)
+
+
+def test_quality_is_the_best_attempt_score_and_naive_has_none():
+    assert _scored(COVERED, "Seoul", 0.7)["quality"] == 0.7
+    assert score_run(COVERED, _run("naive", "Seoul"))["quality"] is None  # its one attempt records no score
+
+
+def test_quality_auroc_says_whether_the_score_ranks_right_answers_first():
+    right = [_scored(COVERED, "It is in Seoul.", q) for q in (0.9, 0.8)]
+    wrong = [_scored(COVERED, "It is in Busan.", 0.7), _scored(TRAP, "3 million won", 0.6)]
+    assert aggregate(right + wrong)["quality_auroc"] == 1.0
+    swapped = [_scored(COVERED, "It is in Seoul.", 0.5), _scored(TRAP, "3 million won", 0.95)]
+    assert aggregate(swapped)["quality_auroc"] == 0.0
+    tied = [_scored(COVERED, "It is in Seoul.", 0.7), _scored(COVERED, "It is in Busan.", 0.7)]
+    assert aggregate(tied)["quality_auroc"] == 0.5
+    # one class only, or no scores at all (naive): nothing to rank
+    assert aggregate(right)["quality_auroc"] is None
+    assert aggregate([score_run(COVERED, _run("naive", "Seoul")), score_run(TRAP, _run("naive", "x"))])[
+        "quality_auroc"] is None
+    # a flagged wrong answer is still a negative: the score is judged, not the flag
+    flagged = _scored(COVERED, "Not found.", 0.3, abstained=True)
+    assert aggregate([right[0], flagged])["quality_auroc"] == 1.0
+
+
+def test_quality_rows_sort_scored_runs_by_outcome():
+    from rag.eval.tables import OUTCOMES, quality_rows
+
+    rows = [_scored(COVERED, "It is in Seoul.", 0.9), _scored(COVERED, "It is in Busan.", 0.7),
+            _scored(TRAP, "3 million won", 0.4), score_run(COVERED, _run("naive", "Seoul"))]
+    charted = quality_rows({"questions": rows})
+    assert [(r["quality"], r["outcome"]) for r in charted] == [(0.9, OUTCOMES[0]), (0.7, OUTCOMES[1]),
+                                                               (0.4, OUTCOMES[2])]  # naive: no score, left out

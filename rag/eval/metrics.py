@@ -21,6 +21,9 @@ Definitions (also in docs/evaluation.md):
   threshold. The ``*_retrieved`` variants count every document retrieved in any attempt, for a like-for-like
   retriever view. Both apply only to answerable questions: on an ``uncovered`` question the listed sources are
   decoys (the similar-looking chunk), not evidence.
+* **quality AUROC** — does the run's own context-quality score (the best any attempt recorded) rank right answers
+  above the rest? Positives: covered questions answered with every key fact; negatives: the other covered
+  questions and the traps. 0.5 means the score carries no information about being right.
 * **answer similarity** (non-LLM, RAGAS-style) — token F1 between answer and ``reference``.
 * **reference context recall** (non-LLM, RAGAS-style) — share of the reference's sentences whose tokens are at
   least half present in the used context.
@@ -277,13 +280,42 @@ def score_run(question: Any, run: Any) -> dict[str, Any]:
         "tokens": tokens_total,
         "wall_ms": round(float(run.wall_ms), 1),
         "stop_reason": run.stop_reason,
+        "quality": best_quality(run),
         "answer": run.answer,
         "run_id": run.run_id,
         "error": error,
     }
 
 
+def best_quality(run: Any) -> float | None:
+    """The highest context-quality score any attempt of the run recorded (the score the agent compares with its
+    threshold); None for a run that scores none (naive RAG, a direct answer)."""
+    scores = [float(a.quality) for a in run.attempts if a.quality is not None]
+    return round(max(scores), 4) if scores else None
+
+
 # ---- aggregates ---------------------------------------------------------------------------------------------------
+def auroc(scores: Sequence[float], positive: Sequence[bool]) -> float | None:
+    """Area under the ROC curve: the chance that a positive's score is above a negative's (ties count half);
+    None unless both classes are present."""
+    pos = [s for s, p in zip(scores, positive) if p]
+    neg = [s for s, p in zip(scores, positive) if not p]
+    if not pos or not neg:
+        return None
+    above = sum((a > b) + 0.5 * (a == b) for a in pos for b in neg)
+    return above / (len(pos) * len(neg))
+
+
+def quality_auroc(rows: list[dict[str, Any]]) -> float | None:
+    """How well the run's own context-quality score tells a right answer from the rest: AUROC of ``quality`` with
+    covered questions answered with every key fact as positives, and covered questions without them plus trap
+    (uncovered) questions as negatives. 1.0: every right answer scored above every other run, so some threshold
+    separates them; 0.5: the score says nothing about being right."""
+    use = [r for r in rows if r.get("quality") is not None and not r.get("error")
+           and ((r["kind"] == "covered" and r.get("hit") is not None) or r["kind"] == "uncovered")]
+    return auroc([r["quality"] for r in use], [r["kind"] == "covered" and bool(r["hit"]) for r in use])
+
+
 def mean(values: Iterable[float | bool | None]) -> float | None:
     """Mean of the values that are not None (bools count as 0/1); None when there are none."""
     vals = [float(v) for v in values if v is not None]
@@ -325,6 +357,7 @@ def aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "false_abstention_rate": rnd(_rate(ok, "flagged", covered)),
         "silent_failure_rate": rnd(_rate(ok, "silent_failure")),
         "silent_failure_rate_uncovered": rnd(_rate(ok, "silent_failure", uncovered)),
+        "quality_auroc": rnd(quality_auroc(ok)),
         "context_precision": rnd(mean(r["context_precision"] for r in ok)),
         "context_recall": rnd(mean(r["context_recall"] for r in ok)),
         "context_precision_retrieved": rnd(mean(r["context_precision_retrieved"] for r in ok)),
@@ -361,6 +394,7 @@ METRIC_LABELS: dict[str, str] = {
     "false_abstention_rate": "abstained on covered",
     "silent_failure_rate": "silent-failure rate",
     "silent_failure_rate_uncovered": "silent failures on uncovered (traps)",
+    "quality_auroc": "quality score AUROC (right answers vs the rest)",
     "context_precision": "context precision (used docs)",
     "context_recall": "context recall (used docs)",
     "context_precision_retrieved": "context precision (all retrieved)",

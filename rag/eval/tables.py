@@ -6,7 +6,7 @@ from typing import Any
 from rag.eval.metrics import METRIC_LABELS
 
 __all__ = ["METRIC_LABELS", "RATE_METRICS", "COST_METRICS", "metrics_rows", "long_rows", "confusion_rows",
-           "question_rows"]
+           "question_rows", "quality_rows", "OUTCOMES"]
 
 RATE_METRICS: tuple[str, ...] = (
     "routing_accuracy", "key_fact_hit_rate", "abstention_rate", "silent_failure_rate",
@@ -47,3 +47,23 @@ def confusion_rows(report: dict[str, Any], variant: str) -> list[dict[str, Any]]
 
 def question_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     return [{k: r.get(k) for k in QUESTION_VIEW} for r in report["questions"]]
+
+
+# what became of a question with a context-quality score, in the order the quality chart stacks them
+OUTCOMES: tuple[str, ...] = ("right answer", "covered, key fact missing", "trap (the documents cannot answer)")
+
+
+def quality_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per scored run of a covered or trap question: {"variant", "id", "quality", "outcome", "flagged"}
+    (``OUTCOMES``), for the chart of quality scores against outcomes beside the threshold. Runs that record no
+    quality (naive RAG, direct answers) and errored runs are left out."""
+    out = []
+    for r in report["questions"]:
+        if r.get("quality") is None or r.get("error") or r["kind"] not in ("covered", "uncovered"):
+            continue
+        if r["kind"] == "covered" and r.get("hit") is None:
+            continue
+        outcome = (OUTCOMES[2] if r["kind"] == "uncovered" else OUTCOMES[0] if r["hit"] else OUTCOMES[1])
+        out.append({"variant": r["variant"], "id": r["id"], "quality": r["quality"], "outcome": outcome,
+                    "flagged": bool(r.get("flagged"))})
+    return out

@@ -95,6 +95,12 @@ def test_upload_run_and_open_a_row_in_the_inspector(small_kb):
     store = RunStore(small_kb)
     assert all(store.get(rid) is not None for rid in per_question["run_id"])  # every row's run is stored
     assert {d.label for d in at.get("download_button")} == {"report.json", "metrics.csv", "questions.csv"}
+    # the agent's quality scores against outcomes: a1 is covered, so its agentic run is charted (naive has none)
+    from rag.eval.tables import quality_rows
+
+    charted = quality_rows(report)
+    assert [r["variant"] for r in charted] == ["agentic"] and charted[0]["id"] == "a1"
+    assert any(h.value.startswith("Does the quality score know") for h in at.subheader)
 
     wanted = per_question["run_id"].iloc[-1]
     at.selectbox(key="eval_pick").set_value(wanted).run()
