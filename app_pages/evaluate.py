@@ -106,22 +106,25 @@ if not scored.empty:
     threshold = (report.get("settings") or {}).get("threshold")
     st.subheader("Does the quality score know when it is right? · 품질 점수는 정답을 알아보는가")
     st.caption("Each run's best context-quality score (the number the agent compares with its threshold), stacked "
-               "by what became of the question. Right answers to the right of the line and the rest to its left "
+               "by what became of the question (a trap: the documents cannot answer it). Right answers to the right of the line and the rest to its left "
                "would mean the score separates them; the AUROC in the metrics table says how well it does "
                "(0.5: not at all).")
-    for name in scored["variant"].unique():
+    names = list(scored["variant"].unique())
+    cols = st.columns(2 if len(names) > 1 else 1)
+    for i, name in enumerate(names):
         part = scored[scored["variant"] == name]
-        bars = alt.Chart(part, title=f"{name}: quality score by outcome", height=200).mark_bar().encode(
-            x=alt.X("quality:Q", bin=alt.Bin(step=0.05), scale=alt.Scale(domain=[0, 1]), title="quality score"),
-            y=alt.Y("count():Q", title="runs", stack=True),
+        bars = alt.Chart(part, title=f"{name}: quality score by outcome").mark_bar().encode(
+            x=alt.X("bin:Q", scale=alt.Scale(domain=[0, 1], nice=False), title="quality score"), x2="bin_end:Q",
+            y=alt.Y("count():Q", title="runs", stack=True, axis=alt.Axis(tickMinStep=1)),
             color=alt.Color("outcome:N", sort=list(tables.OUTCOMES),
-                            scale=alt.Scale(domain=list(tables.OUTCOMES), range=["#2e7d32", "#ef6c00", "#c62828"])),
-            tooltip=["outcome", alt.Tooltip("count():Q", title="runs")])
+                            scale=alt.Scale(domain=list(tables.OUTCOMES), range=["#2e7d32", "#ef6c00", "#c62828"]),
+                            legend=alt.Legend(orient="top", title=None)),
+            tooltip=["outcome", alt.Tooltip("count():Q", title="runs"), alt.Tooltip("bin:Q", title="from")])
         if threshold is not None:
             rule = alt.Chart(pd.DataFrame({"threshold": [float(threshold)]})).mark_rule(
                 strokeDash=[4, 3], color="black").encode(x="threshold:Q")
             bars = bars + rule
-        st.altair_chart(bars, width="stretch")
+        cols[i % len(cols)].altair_chart(bars, width="stretch", height=260)
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def report_costs(rows: tuple[tuple[str, str | None], ...], data_dir: str, prices: str | None) -> list[dict]:

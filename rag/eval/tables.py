@@ -50,12 +50,12 @@ def question_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 # what became of a question with a context-quality score, in the order the quality chart stacks them
-OUTCOMES: tuple[str, ...] = ("right answer", "covered, key fact missing", "trap (the documents cannot answer)")
+OUTCOMES: tuple[str, ...] = ("right answer", "key fact missing", "trap")  # trap: the documents cannot answer
 
 
 def quality_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """One row per scored run of a covered or trap question: {"variant", "id", "quality", "outcome", "flagged"}
-    (``OUTCOMES``), for the chart of quality scores against outcomes beside the threshold. Runs that record no
+    """One row per scored run of a covered or trap question: {"variant", "id", "quality", "outcome", "flagged",
+    "bin", "bin_end"} (``OUTCOMES``; the 0.05-wide bin of the score), for the chart of quality scores against outcomes beside the threshold. Runs that record no
     quality (naive RAG, direct answers) and errored runs are left out."""
     out = []
     for r in report["questions"]:
@@ -64,6 +64,7 @@ def quality_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
         if r["kind"] == "covered" and r.get("hit") is None:
             continue
         outcome = (OUTCOMES[2] if r["kind"] == "uncovered" else OUTCOMES[0] if r["hit"] else OUTCOMES[1])
+        low = min(0.95, int(float(r["quality"]) * 20) / 20)  # 0.05-wide bins, 1.0 in the last
         out.append({"variant": r["variant"], "id": r["id"], "quality": r["quality"], "outcome": outcome,
-                    "flagged": bool(r.get("flagged"))})
+                    "flagged": bool(r.get("flagged")), "bin": round(low, 2), "bin_end": round(low + 0.05, 2)})
     return out
