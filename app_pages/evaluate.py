@@ -103,12 +103,13 @@ if not cost.empty:  # each cost metric on its own scale
 
 scored = pd.DataFrame(tables.quality_rows(report))
 if not scored.empty:
-    threshold = (report.get("settings") or {}).get("threshold")
-    st.subheader("Does the quality score know when it is right? · 품질 점수는 정답을 알아보는가")
+    report_threshold = (report.get("settings") or {}).get("threshold")
+    st.subheader("Does the quality score know when the answer is there? · 품질 점수는 답이 있는지 알아보는가")
     st.caption("Each run's best context-quality score (the number the agent compares with its threshold), stacked "
-               "by what became of the question (a trap: the documents cannot answer it). Right answers to the right of the line and the rest to its left "
-               "would mean the score separates them; the AUROC in the metrics table says how well it does "
-               "(0.5: not at all).")
+               "by whether the documents it retrieved hold the answer (every key fact; a trap: no document can "
+               "answer it). The answer in context to the right of the line and the rest to its left would mean the "
+               "score separates them; the quality AUROC in the metrics table says how well it does (0.5: not at "
+               "all).")
     names = list(scored["variant"].unique())
     cols = st.columns(2 if len(names) > 1 else 1)
     for i, name in enumerate(names):
@@ -120,11 +121,12 @@ if not scored.empty:
                             scale=alt.Scale(domain=list(tables.OUTCOMES), range=["#2e7d32", "#ef6c00", "#c62828"]),
                             legend=alt.Legend(orient="top", title=None)),
             tooltip=["outcome", alt.Tooltip("count():Q", title="runs"), alt.Tooltip("bin:Q", title="from")])
-        if threshold is not None:
-            rule = alt.Chart(pd.DataFrame({"threshold": [float(threshold)]})).mark_rule(
+        if report_threshold is not None:
+            rule = alt.Chart(pd.DataFrame({"threshold": [float(report_threshold)]})).mark_rule(
                 strokeDash=[4, 3], color="black").encode(x="threshold:Q")
             bars = bars + rule
         cols[i % len(cols)].altair_chart(bars, width="stretch", height=260)
+
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def report_costs(rows: tuple[tuple[str, str | None], ...], data_dir: str, prices: str | None) -> list[dict]:

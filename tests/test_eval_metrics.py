@@ -264,8 +264,9 @@ def test_load_questions_errors(tmp_path):
     assert load_questions(ok).questions[0].id == "a"
 
 
-def _scored(question, answer, quality, **kw):
-    run = _run("agentic", answer, **kw)
+
+def _scored(question, answer, quality, context="", **kw):
+    run = _run("agentic", answer, docs=[_doc("a.md", text=context)] if context else (), **kw)
     run.attempts = [Attempt(number=1, strategy="vector", query="q", quality=0.2),
                     Attempt(number=2, strategy="vector", query="q", quality=quality)]
     return score_run(question, run)
@@ -276,28 +277,38 @@ def test_quality_is_the_best_attempt_score_and_naive_has_none():
     assert score_run(COVERED, _run("naive", "Seoul"))["quality"] is None  # its one attempt records no score
 
 
-def test_quality_auroc_says_whether_the_score_ranks_right_answers_first():
-    right = [_scored(COVERED, "It is in Seoul.", q) for q in (0.9, 0.8)]
-    wrong = [_scored(COVERED, "It is in Busan.", 0.7), _scored(TRAP, "3 million won", 0.6)]
-    assert aggregate(right + wrong)["quality_auroc"] == 1.0
-    swapped = [_scored(COVERED, "It is in Seoul.", 0.5), _scored(TRAP, "3 million won", 0.95)]
+def test_facts_in_context_read_the_retrieved_documents_not_the_answer():
+    held = _scored(COVERED, "Not found.", 0.3, context="The office is in Seoul.", abstained=True)
+    assert held["facts_in_context"] is True and held["hit"] is False  # there to be found, and missed
+    assert _scored(COVERED, "It is in Seoul.", 0.9, context="The office moved.")["facts_in_context"] is False
+    assert _scored(TRAP, "3 million won", 0.6, context="Seoul")["facts_in_context"] is None  # traps have none
+    # the rate over covered questions: how often retrieval put the answer in front of the run
+    rows = [held, _scored(COVERED, "x", 0.9, context="Busan"), _scored(TRAP, "y", 0.5, context="Seoul")]
+    assert aggregate(rows)["facts_in_context_rate"] == 0.5
+
+
+def test_quality_auroc_says_whether_the_score_ranks_answerable_contexts_first():
+    there = [_scored(COVERED, "x", q, context="It is in Seoul.") for q in (0.9, 0.8)]
+    missing = [_scored(COVERED, "x", 0.7, context="It is in Busan."), _scored(TRAP, "3 million won", 0.6)]
+    assert aggregate(there + missing)["quality_auroc"] == 1.0
+    swapped = [_scored(COVERED, "x", 0.5, context="Seoul"), _scored(TRAP, "3 million won", 0.95)]
     assert aggregate(swapped)["quality_auroc"] == 0.0
-    tied = [_scored(COVERED, "It is in Seoul.", 0.7), _scored(COVERED, "It is in Busan.", 0.7)]
+    tied = [_scored(COVERED, "x", 0.7, context="Seoul"), _scored(COVERED, "x", 0.7, context="Busan")]
     assert aggregate(tied)["quality_auroc"] == 0.5
     # one class only, or no scores at all (naive): nothing to rank
-    assert aggregate(right)["quality_auroc"] is None
+    assert aggregate(there)["quality_auroc"] is None
     assert aggregate([score_run(COVERED, _run("naive", "Seoul")), score_run(TRAP, _run("naive", "x"))])[
         "quality_auroc"] is None
-    # a flagged wrong answer is still a negative: the score is judged, not the flag
-    flagged = _scored(COVERED, "Not found.", 0.3, abstained=True)
-    assert aggregate([right[0], flagged])["quality_auroc"] == 1.0
+    # the label is the context, not the decision: a flagged run whose documents hold the fact is a positive
+    flagged = _scored(COVERED, "Not found.", 0.3, context="Seoul", abstained=True)
+    assert aggregate([flagged, missing[1]])["quality_auroc"] == 0.0
 
 
 def test_quality_rows_sort_scored_runs_by_outcome():
     from rag.eval.tables import OUTCOMES, quality_rows
 
-    rows = [_scored(COVERED, "It is in Seoul.", 0.9), _scored(COVERED, "It is in Busan.", 0.7),
+    rows = [_scored(COVERED, "x", 0.9, context="Seoul"), _scored(COVERED, "x", 0.7, context="Busan"),
             _scored(TRAP, "3 million won", 0.4), score_run(COVERED, _run("naive", "Seoul"))]
     charted = quality_rows({"questions": rows})
-    assert [(r["quality"], r["outcome"]) for r in charted] == [(0.9, OUTCOMES[0]), (0.7, OUTCOMES[1]),
-                                                               (0.4, OUTCOMES[2])]  # naive: no score, left out
+    assert [(r["quality"], r["outcome"], r["bin"]) for r in charted] == [
+        (0.9, OUTCOMES[0], 0.9), (0.7, OUTCOMES[1], 0.7), (0.4, OUTCOMES[2], 0.4)]  # naive: no score, left out

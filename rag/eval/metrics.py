@@ -21,9 +21,12 @@ Definitions (also in docs/evaluation.md):
   threshold. The ``*_retrieved`` variants count every document retrieved in any attempt, for a like-for-like
   retriever view. Both apply only to answerable questions: on an ``uncovered`` question the listed sources are
   decoys (the similar-looking chunk), not evidence.
-* **quality AUROC** — does the run's own context-quality score (the best any attempt recorded) rank right answers
-  above the rest? Positives: covered questions answered with every key fact; negatives: the other covered
-  questions and the traps. 0.5 means the score carries no information about being right.
+* **facts in context** — every ``expected`` group is found (as for key-fact hits) in the text of the documents the
+  run retrieved, in any attempt: the answer was there to be found, whatever the run then did with it.
+* **quality AUROC** — does the run's own context-quality score (the best any attempt recorded) rank the runs whose
+  context holds the answer above the rest? Positives: covered questions with the facts in context; negatives: the
+  other covered questions and the traps. The label does not depend on what the run decided (answer or flag), so
+  0.5 means the score carries no information about whether the context answers the question.
 * **answer similarity** (non-LLM, RAGAS-style) — token F1 between answer and ``reference``.
 * **reference context recall** (non-LLM, RAGAS-style) — share of the reference's sentences whose tokens are at
   least half present in the used context.
@@ -281,6 +284,8 @@ def score_run(question: Any, run: Any) -> dict[str, Any]:
         "wall_ms": round(float(run.wall_ms), 1),
         "stop_reason": run.stop_reason,
         "quality": best_quality(run),
+        "facts_in_context": (None if not question.expected or kind == "uncovered"
+                             else key_fact_hit(" ".join(d.text for d in retrieved), question.expected)),
         "answer": run.answer,
         "run_id": run.run_id,
         "error": error,
@@ -288,8 +293,9 @@ def score_run(question: Any, run: Any) -> dict[str, Any]:
 
 
 def best_quality(run: Any) -> float | None:
-    """The highest context-quality score any attempt of the run recorded (the score the agent compares with its
-    threshold); None for a run that scores none (naive RAG, a direct answer)."""
+    """The highest context-quality score any attempt of the run recorded (agentic: the score it compares with its
+    threshold; react: its hops' scores); None for a run that records none (naive, crag, self_rag, adaptive,
+    tool_agent, a direct answer)."""
     scores = [float(a.quality) for a in run.attempts if a.quality is not None]
     return round(max(scores), 4) if scores else None
 
@@ -307,13 +313,15 @@ def auroc(scores: Sequence[float], positive: Sequence[bool]) -> float | None:
 
 
 def quality_auroc(rows: list[dict[str, Any]]) -> float | None:
-    """How well the run's own context-quality score tells a right answer from the rest: AUROC of ``quality`` with
-    covered questions answered with every key fact as positives, and covered questions without them plus trap
-    (uncovered) questions as negatives. 1.0: every right answer scored above every other run, so some threshold
-    separates them; 0.5: the score says nothing about being right."""
+    """How well the run's own context-quality score tells a context that holds the answer from one that does not:
+    AUROC of ``quality`` with covered questions whose retrieved documents hold every key fact
+    (``facts_in_context``) as positives, and the other covered questions plus trap (uncovered) questions as
+    negatives. 1.0: every such run scored above every other, so some threshold separates them; 0.5: the score says
+    nothing about it. The label is fixed before the run decides to answer or flag, so the decision cannot flatter
+    the score."""
     use = [r for r in rows if r.get("quality") is not None and not r.get("error")
-           and ((r["kind"] == "covered" and r.get("hit") is not None) or r["kind"] == "uncovered")]
-    return auroc([r["quality"] for r in use], [r["kind"] == "covered" and bool(r["hit"]) for r in use])
+           and ((r["kind"] == "covered" and r.get("facts_in_context") is not None) or r["kind"] == "uncovered")]
+    return auroc([r["quality"] for r in use], [r["kind"] == "covered" and bool(r["facts_in_context"]) for r in use])
 
 
 def mean(values: Iterable[float | bool | None]) -> float | None:
@@ -353,6 +361,7 @@ def aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "routing_accuracy": rnd(_rate(ok, "route_correct")),
         "key_fact_hit_rate": rnd(_rate(ok, "hit", covered)),
         "key_fact_hit_rate_all": rnd(_rate(ok, "hit")),
+        "facts_in_context_rate": rnd(_rate(ok, "facts_in_context", covered)),
         "abstention_rate": rnd(_rate(ok, "flagged", uncovered)),
         "false_abstention_rate": rnd(_rate(ok, "flagged", covered)),
         "silent_failure_rate": rnd(_rate(ok, "silent_failure")),
@@ -390,11 +399,12 @@ def routing_confusion(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
 METRIC_LABELS: dict[str, str] = {
     "routing_accuracy": "routing accuracy",
     "key_fact_hit_rate": "key-fact hit rate (covered)",
+    "facts_in_context_rate": "answer in the retrieved documents (covered)",
     "abstention_rate": "abstention rate (uncovered)",
     "false_abstention_rate": "abstained on covered",
     "silent_failure_rate": "silent-failure rate",
     "silent_failure_rate_uncovered": "silent failures on uncovered (traps)",
-    "quality_auroc": "quality score AUROC (right answers vs the rest)",
+    "quality_auroc": "quality score AUROC (answer in context vs not)",
     "context_precision": "context precision (used docs)",
     "context_recall": "context recall (used docs)",
     "context_precision_retrieved": "context precision (all retrieved)",

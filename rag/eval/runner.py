@@ -30,7 +30,7 @@ QUESTION_COLUMNS: tuple[str, ...] = (
     "facts_matched", "facts_expected", "silent_failure", "context_precision", "context_recall",
     "context_precision_retrieved", "context_recall_retrieved", "answer_similarity", "reference_context_recall",
     "n_used", "n_retrieved", "attempts", "re_routed", "rewritten", "llm_calls", "tokens", "wall_ms", "stop_reason",
-    "quality", "run_id", "error", "question", "answer",
+    "quality", "facts_in_context", "run_id", "error", "question", "answer",
 )
 
 

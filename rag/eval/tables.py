@@ -9,7 +9,7 @@ __all__ = ["METRIC_LABELS", "RATE_METRICS", "COST_METRICS", "metrics_rows", "lon
            "question_rows", "quality_rows", "OUTCOMES"]
 
 RATE_METRICS: tuple[str, ...] = (
-    "routing_accuracy", "key_fact_hit_rate", "abstention_rate", "silent_failure_rate",
+    "routing_accuracy", "key_fact_hit_rate", "facts_in_context_rate", "abstention_rate", "silent_failure_rate",
     "silent_failure_rate_uncovered", "context_precision", "context_recall", "re_route_rate",
 )
 COST_METRICS: tuple[str, ...] = ("llm_calls_mean", "attempts_mean", "wall_ms_mean", "wall_ms_p95")
@@ -50,21 +50,24 @@ def question_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 # what became of a question with a context-quality score, in the order the quality chart stacks them
-OUTCOMES: tuple[str, ...] = ("right answer", "key fact missing", "trap")  # trap: the documents cannot answer
+# (answer in context: the retrieved documents hold every key fact; trap: no document can answer)
+OUTCOMES: tuple[str, ...] = ("answer in context", "answer not in context", "trap")
 
 
 def quality_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     """One row per scored run of a covered or trap question: {"variant", "id", "quality", "outcome", "flagged",
-    "bin", "bin_end"} (``OUTCOMES``; the 0.05-wide bin of the score), for the chart of quality scores against outcomes beside the threshold. Runs that record no
-    quality (naive RAG, direct answers) and errored runs are left out."""
+    "bin", "bin_end"} (``OUTCOMES``, from ``facts_in_context``; the 0.05-wide bin of the score), for the chart of
+    quality scores against outcomes beside the threshold. Runs that record no quality (naive RAG, direct answers)
+    and errored runs are left out."""
     out = []
     for r in report["questions"]:
         if r.get("quality") is None or r.get("error") or r["kind"] not in ("covered", "uncovered"):
             continue
-        if r["kind"] == "covered" and r.get("hit") is None:
+        if r["kind"] == "covered" and r.get("facts_in_context") is None:
             continue
-        outcome = (OUTCOMES[2] if r["kind"] == "uncovered" else OUTCOMES[0] if r["hit"] else OUTCOMES[1])
-        low = min(0.95, int(float(r["quality"]) * 20) / 20)  # 0.05-wide bins, 1.0 in the last
+        outcome = (OUTCOMES[2] if r["kind"] == "uncovered"
+                   else OUTCOMES[0] if r["facts_in_context"] else OUTCOMES[1])
+        low = min(0.95, int(round(float(r["quality"]) * 20, 6)) / 20)  # 0.05-wide bins, 1.0 in the last
         out.append({"variant": r["variant"], "id": r["id"], "quality": r["quality"], "outcome": outcome,
                     "flagged": bool(r.get("flagged")), "bin": round(low, 2), "bin_end": round(low + 0.05, 2)})
     return out
