@@ -264,7 +264,6 @@ def test_load_questions_errors(tmp_path):
     assert load_questions(ok).questions[0].id == "a"
 
 
-
 def _scored(question, answer, quality, context="", **kw):
     run = _run("agentic", answer, docs=[_doc("a.md", text=context)] if context else (), **kw)
     run.attempts = [Attempt(number=1, strategy="vector", query="q", quality=0.2),

@@ -312,16 +312,31 @@ def auroc(scores: Sequence[float], positive: Sequence[bool]) -> float | None:
     return above / (len(pos) * len(neg))
 
 
+# what became of a run with a context-quality score, in the order the Evaluate page's quality chart stacks them
+# (answer in context: the retrieved documents hold every key fact; trap: no document can answer)
+OUTCOMES: tuple[str, ...] = ("answer in context", "answer not in context", "trap")
+
+
+def quality_outcome(row: dict[str, Any]) -> str | None:
+    """The ``OUTCOMES`` entry of one per-question row, or None for a row that is not scored against it (no quality
+    recorded, an error, a question that is neither covered with key facts nor a trap). The label is fixed before the
+    run decides to answer or flag (``facts_in_context``), so the decision cannot flatter the score."""
+    if row.get("quality") is None or row.get("error"):
+        return None
+    if row["kind"] == "uncovered":
+        return OUTCOMES[2]
+    if row["kind"] != "covered" or row.get("facts_in_context") is None:
+        return None
+    return OUTCOMES[0] if row["facts_in_context"] else OUTCOMES[1]
+
+
 def quality_auroc(rows: list[dict[str, Any]]) -> float | None:
     """How well the run's own context-quality score tells a context that holds the answer from one that does not:
-    AUROC of ``quality`` with covered questions whose retrieved documents hold every key fact
-    (``facts_in_context``) as positives, and the other covered questions plus trap (uncovered) questions as
-    negatives. 1.0: every such run scored above every other, so some threshold separates them; 0.5: the score says
-    nothing about it. The label is fixed before the run decides to answer or flag, so the decision cannot flatter
-    the score."""
-    use = [r for r in rows if r.get("quality") is not None and not r.get("error")
-           and ((r["kind"] == "covered" and r.get("facts_in_context") is not None) or r["kind"] == "uncovered")]
-    return auroc([r["quality"] for r in use], [r["kind"] == "covered" and bool(r["facts_in_context"]) for r in use])
+    AUROC of ``quality`` with the answer in context as positives, and the other covered questions plus trap
+    (uncovered) questions as negatives (``quality_outcome``). 1.0: every such run scored above every other, so some
+    threshold separates them; 0.5: the score says nothing about it."""
+    scored = [(r["quality"], outcome) for r in rows if (outcome := quality_outcome(r))]
+    return auroc([q for q, _ in scored], [outcome == OUTCOMES[0] for _, outcome in scored])
 
 
 def mean(values: Iterable[float | bool | None]) -> float | None:

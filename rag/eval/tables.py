@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rag.eval.metrics import METRIC_LABELS
+from rag.eval.metrics import METRIC_LABELS, OUTCOMES, quality_outcome
 
 __all__ = ["METRIC_LABELS", "RATE_METRICS", "COST_METRICS", "metrics_rows", "long_rows", "confusion_rows",
            "question_rows", "quality_rows", "OUTCOMES"]
@@ -49,25 +49,16 @@ def question_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     return [{k: r.get(k) for k in QUESTION_VIEW} for r in report["questions"]]
 
 
-# what became of a question with a context-quality score, in the order the quality chart stacks them
-# (answer in context: the retrieved documents hold every key fact; trap: no document can answer)
-OUTCOMES: tuple[str, ...] = ("answer in context", "answer not in context", "trap")
-
-
 def quality_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """One row per scored run of a covered or trap question: {"variant", "id", "quality", "outcome", "flagged",
-    "bin", "bin_end"} (``OUTCOMES``, from ``facts_in_context``; the 0.05-wide bin of the score), for the chart of
-    quality scores against outcomes beside the threshold. Runs that record no quality (naive RAG, direct answers)
-    and errored runs are left out."""
+    """One row per scored run (``metrics.quality_outcome``): {"variant", "id", "quality", "outcome", "bin",
+    "bin_end"} (the 0.05-wide bin of the score), for the chart of quality scores against outcomes beside the
+    threshold. Runs that record no quality (naive RAG, direct answers) and errored runs are left out."""
     out = []
     for r in report["questions"]:
-        if r.get("quality") is None or r.get("error") or r["kind"] not in ("covered", "uncovered"):
+        outcome = quality_outcome(r)
+        if outcome is None:
             continue
-        if r["kind"] == "covered" and r.get("facts_in_context") is None:
-            continue
-        outcome = (OUTCOMES[2] if r["kind"] == "uncovered"
-                   else OUTCOMES[0] if r["facts_in_context"] else OUTCOMES[1])
         low = min(0.95, int(round(float(r["quality"]) * 20, 6)) / 20)  # 0.05-wide bins, 1.0 in the last
         out.append({"variant": r["variant"], "id": r["id"], "quality": r["quality"], "outcome": outcome,
-                    "flagged": bool(r.get("flagged")), "bin": round(low, 2), "bin_end": round(low + 0.05, 2)})
+                    "bin": round(low, 2), "bin_end": round(low + 0.05, 2)})
     return out

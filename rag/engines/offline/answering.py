@@ -49,7 +49,7 @@ class Answerer:
         """``graded``: the grade score of each pool document (the agent's grading; None for naive, which grades
         nothing)."""
         f = FRAMES[lang]
-        picked = self._select(question, terms, pool, wants_value=bool(WANTS_NUMBER.search(_norm(question))),
+        picked = self._select(question, terms, pool, wants_value=_wants_value(question),
                               graded=graded)
         if not picked:  # nothing quotable (very short texts): quote the first document as it is
             first = " ".join(pool[0].text.split())[:300] or "-"
@@ -270,7 +270,7 @@ class Answerer:
         # shown first as unconfirmed candidates — the per-term matches below are often asides that merely name a term
         listed = {s for _, _, s in found} | {s for _, s in by_meaning}
         closest: list[tuple[int, str]] = []
-        for c in self._select(question, terms, pool, wants_value=bool(WANTS_NUMBER.search(_norm(question)))):
+        for c in self._select(question, terms, pool, wants_value=_wants_value(question)):
             sentence = _clean_sentence(c.text)
             if not c.title and sentence and sentence not in listed:
                 listed.add(sentence)
@@ -316,7 +316,7 @@ class Answerer:
         if not others:
             return []
         picked = self._select(question, terms, [pool[i] for i in others],
-                              wants_value=bool(WANTS_NUMBER.search(_norm(question))))
+                              wants_value=_wants_value(question))
         out: list[tuple[int, str]] = []
         for c in picked:
             sentence = _clean_sentence(c.text)
@@ -325,3 +325,9 @@ class Answerer:
             if len(out) >= MEANING_ONLY_QUOTES:
                 break
         return out
+
+
+def _wants_value(question: str) -> bool:
+    """The question asks for a value (rules.WANTS_NUMBER: 몇 / how many / 多少): answer selection favours sentences
+    that state one."""
+    return bool(WANTS_NUMBER.search(_norm(question)))
