@@ -71,6 +71,9 @@ class Settings:
     max_attempts: int = DEFAULT_MAX_ATTEMPTS
     top_k: int = 4
     graph_hops: int = 2
+    # RAG_CONTEXT_NEIGHBOURS: chunks either side of each usable chunk that the agent's answer reads as its context
+    # (small-to-big: a fact stated just past a chunk's edge); 0 turns it off
+    context_neighbours: int = 1
     # decision engine: "offline" (rules and scores) or "llm" (langchain-openai)
     engine: str = "offline"
     roles: str = ""  # RAG_ROLES: an engine per role, e.g. "grader=llm,router=offline" (rag.engines.roles)
@@ -122,6 +125,8 @@ class Settings:
             raise ValueError(f"max_attempts must be at least 1, got {self.max_attempts!r}")
         if self.top_k < 1:
             raise ValueError(f"top_k must be at least 1, got {self.top_k!r}")
+        if self.context_neighbours < 0:
+            raise ValueError(f"context_neighbours must be 0 or more, got {self.context_neighbours!r}")
         if self.chunk_size < 50:
             raise ValueError(f"chunk_size must be at least 50 characters, got {self.chunk_size!r}")
         if not 0 <= self.chunk_overlap < self.chunk_size:
@@ -214,6 +219,7 @@ class Settings:
                                         *((f"hop_limit_{k}", f"RAG_HOP_LIMIT_{k.upper()}", int, "")
                                           for k in ("lookup", "comparison", "aggregate", "recent")),
                                         ("evidence_top_k", "RAG_EVIDENCE_TOP_K", int, ""),
+                                        ("context_neighbours", "RAG_CONTEXT_NEIGHBOURS", int, ""),
                                         ("repeat_similarity", "RAG_REPEAT_SIMILARITY", float, "a number")):
             raw = _env(env)
             if raw is not None:

@@ -195,9 +195,16 @@ def citations_block(run: Run, kb=None, key: str = "cite") -> None:
     if not run.citations:
         st.caption("No citations.")
         return
+    # chunks the answer read as context next to a usable one (rag.variants.base.with_context_neighbours): not graded
+    neighbours: dict[str, str] = {}
+    for step in run.steps:
+        neighbours.update((step.inputs or {}).get("context_neighbours") or {})
     for n, c in enumerate(run.citations, start=1):
         where = f" · chunk {c.chunk_index}" if c.chunk_index is not None else ""
         with st.expander(f"[{n}] {md_escape(c.source)}{where}"):  # a label is Markdown too
+            if c.id in neighbours:
+                st.caption(f"Read as context next to {neighbours[c.id]}, not graded · "
+                           f"{neighbours[c.id]} 옆 청크를 문맥으로 읽음 (채점하지 않음)")
             chunk = kb.get_chunk(c.id) if kb is not None and c.doc_id else None
             # plain text, never Markdown: a cited "## Heading" line must not turn into a page-sized title
             if chunk is not None and chunk.text.strip() == (c.text or "").strip():

@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import threading
 from collections import Counter
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -379,6 +379,35 @@ class VectorTool:
                 cache.clear()
             cache[chunk.chunk_id] = dominant_language(chunk.text)
         return cache[chunk.chunk_id]
+
+    def neighbours(self, docs: Sequence[Retrieved], width: int) -> list[Retrieved]:
+        """The chunks next to each of ``docs`` in its document (chunk index ± 1 … ± ``width``, nearest first) that are
+        not among ``docs``: small-to-big context for the answer (a fact stated just past a chunk's edge, the rest of
+        a section a chunk begins). Only chunks of committed documents; each names the chunk it neighbours
+        (metadata ``neighbour_of``) and carries no score of its own (0.0)."""
+        if width <= 0 or not docs:
+            return []
+        try:
+            revision = self.kb.revision()
+            committed = self.kb.committed_chunks(revision)
+            lookup = self._chunk_lookup(self._bm25(revision))
+        except RagError as exc:
+            raise ToolUnavailable(str(exc)) from exc
+        seen = {d.id for d in docs}
+        out: list[Retrieved] = []
+        for doc in docs:
+            if doc.tool != "vector" or doc.doc_id not in committed or doc.chunk_index is None:
+                continue
+            for step in range(1, width + 1):
+                for index in (doc.chunk_index - step, doc.chunk_index + step):
+                    chunk = lookup.get(f"{doc.doc_id}:{index}")
+                    if chunk is None or chunk.chunk_id in seen:
+                        continue
+                    seen.add(chunk.chunk_id)
+                    out.append(Retrieved(id=chunk.chunk_id, text=chunk.text, source=chunk.source, score=0.0,
+                                         tool="vector", doc_id=chunk.doc_id, chunk_index=chunk.index,
+                                         metadata={"neighbour_of": doc.id}))
+        return out
 
     def run(self, query: str, top_k: int, *, exclude_language: str | None = None,
             exclude_ids: Any = ()) -> list[Retrieved]:

@@ -54,6 +54,7 @@ from rag.variants.base import (
     retrieval_step,
     short,
     usable_evidence,
+    with_context_neighbours,
 )
 from rag.variants.graphrun import stream_graph
 
@@ -437,11 +438,14 @@ def generate(state: AgentState, runtime: Ctx) -> dict:
     docs, grades = usable_evidence(good)
     if not docs and good:  # quality met without usable grades: let the generator see what there is (and abstain)
         docs, grades = list(good[-1].docs), list(good[-1].grades)
+    docs, grades, neighbours = with_context_neighbours(docs, grades, runtime.context.tools,
+                                                       runtime.context.settings.context_neighbours)
     with StepTimer() as timer:
         answer = runtime.context.engine.generate(question, docs, grades, mode="answer")
     step = make_step(GENERATE, timer, index=index_of(state), attempt=int(state.get("attempt") or 0),
                      inputs={"question": question, "attempts_used": [h.number for h in good],
-                             "n_documents": len(docs), "doc_ids": [d.id for d in docs]},
+                             "n_documents": len(docs), "doc_ids": [d.id for d in docs],
+                             "context_neighbours": neighbours},
                      output=answer_output(answer), decision="abstained" if answer.abstained else "answered",
                      reason=answer.reason, model_calls=answer.calls)
     return {"answer": answer, "steps": [step]}
@@ -451,12 +455,14 @@ def partial_answer(state: AgentState, runtime: Ctx) -> dict:
     """Budget used up or repetition: say what was found (over every hop) and what was not."""
     question, hops = state["question"], state.get("hops") or []
     docs, grades = usable_evidence(hops)  # facts from every hop, not only the last
+    docs, grades, neighbours = with_context_neighbours(docs, grades, runtime.context.tools,
+                                                       runtime.context.settings.context_neighbours)
     with StepTimer() as timer:
         answer = runtime.context.engine.generate(question, docs, grades, mode="partial")
     step = make_step(PARTIAL_ANSWER, timer, index=index_of(state), attempt=int(state.get("attempt") or 0),
                      inputs={"question": question, "stop_reason": state.get("stop_reason"),
                              "attempts_used": [h.number for h in hops], "n_documents": len(docs),
-                             "doc_ids": [d.id for d in docs]},
+                             "doc_ids": [d.id for d in docs], "context_neighbours": neighbours},
                      output=answer_output(answer), decision=state.get("stop_reason") or "partial",
                      reason=f"{state.get('action_reason', '')}. {answer.reason}".strip(". "),
                      model_calls=answer.calls)

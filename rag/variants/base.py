@@ -307,6 +307,32 @@ def usable_evidence(hops: Iterable[Hop]) -> tuple[list[Retrieved], list[Grade]]:
     return docs, grades
 
 
+def with_context_neighbours(docs: list[Retrieved], grades: list[Grade], tools: dict[str, Any],
+                            width: int) -> tuple[list[Retrieved], list[Grade], dict[str, str]]:
+    """The usable documents plus the chunks next to each vector chunk in its document (``VectorTool.neighbours``,
+    ``width`` either side; Settings.context_neighbours), for the answer to read as context: small-to-big, as in
+    LangChain's parent-document or LlamaIndex's sentence-window retrieval. The grade decided which chunks are
+    usable; a neighbour is not graded: it is passed on as "ambiguous" with the score of the chunk it neighbours and
+    a reason that says so, so an answer never rests on it as on a confirmed document. Returns (docs, grades,
+    {neighbour id: the chunk it neighbours}); nothing is added when the vector tool is missing or unavailable."""
+    tool = tools.get("vector")
+    if width <= 0 or tool is None or not hasattr(tool, "neighbours"):
+        return docs, grades, {}
+    try:
+        extra = tool.neighbours(docs, width)
+    except ToolUnavailable:
+        return docs, grades, {}
+    by_id = {d.id: (d, g) for d, g in zip(docs, grades)}
+    added: list[Grade] = []
+    for n in extra:
+        parent, grade = by_id[n.metadata["neighbour_of"]]
+        added.append(Grade(label="ambiguous", score=grade.score,
+                           reason=(f"not graded: the chunk next to {parent.source} #{parent.chunk_index} (graded "
+                                   f"{grade.label}) in its document, read as its context; its score is that "
+                                   "chunk's")))
+    return docs + extra, grades + added, {n.id: n.metadata["neighbour_of"] for n in extra}
+
+
 OTHER_LANGUAGES = "other_languages"  # Hop.scope of a search restricted to documents in other languages
 JACCARD_REPEAT = 0.8  # retrieved ids this close to the previous hop's: the same place dug again
 

@@ -68,3 +68,25 @@ def test_export_search_query_param_and_compare(open_app, two_runs):
     shown = texts(at)
     assert f"`{agentic.run_id}`" in shown and f"`{naive.run_id}`" in shown
     assert len(at.get("graphviz_chart")) == 3  # the stepped one and the two compared
+
+
+def test_a_citation_read_as_context_next_to_a_graded_chunk_says_so(open_app):
+    """Issue 8 (small-to-big): a chunk the answer read as context next to a usable chunk is cited like any other,
+    and its citation says which chunk it neighbours and that it was not graded (the recorded step inputs)."""
+    from dataclasses import replace
+
+    from rag.types import Citation
+    from tests.ui.runs import rerouted_run
+
+    run = rerouted_run()
+    last = run.steps[-1]
+    run.steps[-1] = replace(last, inputs={"doc_ids": ["d2:3", "d2:4"], "context_neighbours": {"d2:4": "d2:3"}})
+    run.citations = [Citation(id="d2:3", source="people_directory.md", text="김민준 leads Atlas.", doc_id="d2",
+                              chunk_index=3),
+                     Citation(id="d2:4", source="people_directory.md", text="Atlas was built in 2024.", doc_id="d2",
+                              chunk_index=4)]
+    run_id = resources.run_store().save(run)
+    at = open_app("app_pages/inspector.py", **{INSPECT_RUN_ID: run_id})
+    shown = texts(at)
+    assert "Read as context next to d2:3, not graded" in shown
+    assert shown.count("Read as context next to") == 1  # the graded chunk's own citation says nothing of the kind
