@@ -68,7 +68,9 @@ def _given(run: Run, step: Step | None) -> list[DocRecord]:
     # usable), else the latest grade, else the ungraded record — a document graded incorrect in attempt 1 and
     # correct in attempt 2 did not reach the generator as an incorrect one
     by_id: dict[str, DocRecord] = {}
-    for d in sorted(run.documents, key=lambda r: r.attempt):
+    # a chunk read as context next to a usable one (rag.variants.base.with_context_neighbours) is the context of a
+    # graded document, not a document of its own that skipped grading: it raises no F-label
+    for d in sorted((r for r in run.documents if not (r.metadata or {}).get("neighbour_of")), key=lambda r: r.attempt):
         held = by_id.get(d.id)
         usable = d.grade in ("correct", "ambiguous")
         if held is None or d.grade is not None and (usable or held.grade not in ("correct", "ambiguous")):

@@ -104,21 +104,53 @@ def test_with_context_neighbours_passes_neighbours_on_as_ungraded_context(kb, to
     chunks = _chunks(kb, "night_ferry.md")
     first = _as_retrieved(chunks[0])
     grade = Grade("correct", 0.72, "score 0.72 ≥ 0.6")
-    docs, grades, neighbours = with_context_neighbours([first], [grade], {"vector": tool}, 1)
+    docs, grades, added = with_context_neighbours([first], [grade], {"vector": tool}, 1, attempt=2)
     assert [d.id for d in docs] == [first.id, chunks[1].chunk_id]
-    assert neighbours == {chunks[1].chunk_id: first.id}
-    added = grades[1]
-    assert added.label == "ambiguous" and added.score == 0.72
-    assert "not graded" in added.reason and "night_ferry.md #0" in added.reason and "correct" in added.reason
-    # off, no vector tool, or a vector tool that fails: the documents are passed on as they are
-    assert with_context_neighbours([first], [grade], {"vector": tool}, 0) == ([first], [grade], {})
-    assert with_context_neighbours([first], [grade], {}, 1) == ([first], [grade], {})
+    assert added.of == {chunks[1].chunk_id: first.id}
+    assert added.inputs() == {"context_neighbours": {chunks[1].chunk_id: first.id}}
+    assert grades[1].label == "ambiguous" and grades[1].score == 0.72
+    assert "not graded" in grades[1].reason and "night_ferry.md #0" in grades[1].reason
+    # the trace records it ungraded, in the attempt that answered
+    [record] = added.records
+    assert record.id == chunks[1].chunk_id and record.grade is None and record.attempt == 2
+    assert record.metadata["neighbour_of"] == first.id and "not graded" in record.grade_reason
+    # off, nothing usable: nothing added, nothing said
+    assert with_context_neighbours([first], [grade], {"vector": tool}, 0)[:2] == ([first], [grade])
+    incorrect = Grade("incorrect", 0.1, "none of the asked-about words")
+    assert with_context_neighbours([first], [incorrect], {"vector": tool}, 1)[:2] == ([first], [incorrect])
+    # no vector tool, or one that fails: the documents as they are, and the step says why
+    docs, grades, added = with_context_neighbours([first], [grade], {}, 1)
+    assert (docs, grades, added.of) == ([first], [grade], {}) and "no vector tool" in added.note
 
     class Broken:
-        def neighbours(self, docs, width):
+        def neighbours(self, docs, width, exclude=()):
             raise ToolUnavailable("vector store failed: down")
 
-    assert with_context_neighbours([first], [grade], {"vector": Broken()}, 1) == ([first], [grade], {})
+    docs, grades, added = with_context_neighbours([first], [grade], {"vector": Broken()}, 1)
+    assert docs == [first] and added.of == {} and "vector store failed: down" in added.inputs()["context_neighbours_note"]
+
+
+def test_a_chunk_graded_in_any_attempt_never_comes_back_as_an_ungraded_neighbour(kb, tool):
+    chunks = _chunks(kb, "night_ferry.md")
+    middle = _as_retrieved(chunks[1])
+    grade = Grade("correct", 0.7, "ok")
+    graded_incorrect = {chunks[0].chunk_id}  # graded incorrect in this or an earlier attempt
+    docs, _, added = with_context_neighbours([middle], [grade], {"vector": tool}, 1, graded=graded_incorrect)
+    assert added.of == {chunks[2].chunk_id: middle.id}
+    assert chunks[0].chunk_id not in {d.id for d in docs}
+
+
+def test_a_failing_store_is_an_unavailable_tool_and_graph_facts_read_nothing(kb):
+    class DownKB:
+        def revision(self):
+            raise ConnectionError("chroma server unreachable")
+
+    tool = VectorTool(DownKB(), kb.settings)
+    fact = Retrieved(id="t1", text="Bluewave -runs-> night ferry", source="graph", score=1.0, tool="graph")
+    assert tool.neighbours([fact], 1) == []  # no vector chunk: the store is not even asked
+    chunk = _as_retrieved(_chunks(kb, "night_ferry.md")[1])
+    with pytest.raises(ToolUnavailable, match="vector store failed: ConnectionError"):
+        tool.neighbours([chunk], 1)
 
 
 def _state(kb, hop_docs, grades):
@@ -141,7 +173,7 @@ def test_the_answer_reads_the_fare_in_the_next_chunk_and_the_trace_says_where_it
 
     without = node(state, _runtime(kb, 0))
     assert "3,500" not in without["answer"].text
-    assert without["steps"][0].inputs["context_neighbours"] == {}
+    assert without["steps"][0].inputs["context_neighbours"] == {} and not without["steps"][0].documents
 
     out = node(state, _runtime(kb, 1))
     answer, step = out["answer"], out["steps"][0]
@@ -149,6 +181,31 @@ def test_the_answer_reads_the_fare_in_the_next_chunk_and_the_trace_says_where_it
     assert step.inputs["context_neighbours"] == {chunks[1].chunk_id: first.id}
     assert chunks[1].chunk_id in step.inputs["doc_ids"]
     assert chunks[1].chunk_id in {c.id for c in answer.citations}
+    assert [(d.id, d.grade) for d in step.documents] == [(chunks[1].chunk_id, None)]
+    if node is generate:  # the reason counts the neighbour apart from the graded documents
+        assert "1 neighbouring chunk(s) read as context, not graded" in answer.reason
+        if {c.id for c in answer.citations} == {chunks[1].chunk_id}:
+            assert "comes from a chunk next to a graded one" in answer.text
+
+
+def test_neighbours_in_a_run_are_not_retrieved_documents_and_raise_no_failure_label(kb):
+    from rag.eval.metrics import used_documents
+    from rag.failures import label_run
+    from rag.trace import DocRecord, Run, Step
+
+    chunks = _chunks(kb, "night_ferry.md")
+    first = _as_retrieved(chunks[0])
+    graded = DocRecord.from_retrieved(first, 1)
+    graded.grade, graded.grade_score, graded.grade_reason = "correct", 0.72, "ok"
+    out = generate(_state(kb, [first], [Grade("correct", 0.72, "ok")]), _runtime(kb, 1))
+    step = out["steps"][0]
+    grade_step = Step(index=0, node="grade_documents", started_at="2026-12-04T00:00:00+00:00", duration_ms=1.0,
+                      attempt=1, documents=[graded])
+    step.index = 1
+    run = Run(question=QUESTION, variant="agentic", settings={}, steps=[grade_step, step], answer=out["answer"].text,
+              path=["grade_documents", "generate"])
+    assert {d.id for d in used_documents(run)} == {first.id, chunks[1].chunk_id}
+    assert not [f for f in label_run(run) if f.code in ("F1", "F2", "F7")]
 
 
 def test_the_width_is_a_setting(monkeypatch, tmp_path):

@@ -239,7 +239,8 @@ def score_run(question: Any, run: Any) -> dict[str, Any]:
     groups = matched_groups(run.answer, question.expected) if question.expected else []
     hit = None if not question.expected else (False if run.abstained else key_fact_hit(run.answer, question.expected))
     used = used_documents(run)
-    retrieved = list(run.documents)
+    # what the searches returned: not the neighbouring chunks the answer read as context (with_context_neighbours)
+    retrieved = [d for d in run.documents if not (d.metadata or {}).get("neighbour_of")]
     if error:
         silent = None
     elif kind == "uncovered":

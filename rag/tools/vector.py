@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import threading
 from collections import Counter
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -354,13 +354,15 @@ class VectorTool:
         return out
 
     def _chunk_lookup(self, index: _Bm25Index) -> dict[str, Chunk]:
-        """chunk id → chunk of the live rows of the BM25 index (rebuilt when the index moved)."""
+        """chunk id → chunk of the live rows of the BM25 index (rebuilt when the index moved). The key and the dict
+        are one tuple, swapped in one assignment: concurrent runs share this tool."""
         key = (id(index), len(index.chunks), len(index))
-        if getattr(self, "_lookup_key", None) != key:
+        held = getattr(self, "_lookup_pair", None)
+        if held is None or held[0] != key:
             alive = index._alive
-            self._lookup = {c.chunk_id: c for c, ok in zip(index.chunks, alive) if ok}
-            self._lookup_key = key
-        return self._lookup
+            held = (key, {c.chunk_id: c for c, ok in zip(index.chunks, alive) if ok})
+            self._lookup_pair = held
+        return held[1]
 
     def languages(self) -> dict[str, int]:
         """How many committed chunks are written mostly in each script language ('en' / 'ko' / 'zh';
@@ -380,12 +382,14 @@ class VectorTool:
             cache[chunk.chunk_id] = dominant_language(chunk.text)
         return cache[chunk.chunk_id]
 
-    def neighbours(self, docs: Sequence[Retrieved], width: int) -> list[Retrieved]:
-        """The chunks next to each of ``docs`` in its document (chunk index ± 1 … ± ``width``, nearest first) that are
-        not among ``docs``: small-to-big context for the answer (a fact stated just past a chunk's edge, the rest of
-        a section a chunk begins). Only chunks of committed documents; each names the chunk it neighbours
-        (metadata ``neighbour_of``) and carries no score of its own (0.0)."""
-        if width <= 0 or not docs:
+    def neighbours(self, docs: Sequence[Retrieved], width: int, exclude: Iterable[str] = ()) -> list[Retrieved]:
+        """The chunks next to each vector chunk of ``docs`` in its document (chunk index ± 1 … ± ``width``, nearest
+        first) that are neither among ``docs`` nor in ``exclude`` (chunks already graded): small-to-big context for
+        the answer (a fact stated just past a chunk's edge, the rest of a section a chunk begins). Only chunks of
+        committed documents; each names the chunk it neighbours (metadata ``neighbour_of``) and carries no score of
+        its own (0.0). Nothing is read when none of ``docs`` is a vector chunk."""
+        chunks = [d for d in docs if d.tool == "vector" and d.doc_id and d.chunk_index is not None]
+        if width <= 0 or not chunks:
             return []
         try:
             revision = self.kb.revision()
@@ -393,10 +397,12 @@ class VectorTool:
             lookup = self._chunk_lookup(self._bm25(revision))
         except RagError as exc:
             raise ToolUnavailable(str(exc)) from exc
-        seen = {d.id for d in docs}
+        except Exception as exc:  # the same as run(): a failing store is an unavailable tool, never a crash
+            raise ToolUnavailable(f"vector store failed: {type(exc).__name__}: {exc}") from exc
+        seen = {d.id for d in docs} | set(exclude)
         out: list[Retrieved] = []
-        for doc in docs:
-            if doc.tool != "vector" or doc.doc_id not in committed or doc.chunk_index is None:
+        for doc in chunks:
+            if doc.doc_id not in committed:
                 continue
             for step in range(1, width + 1):
                 for index in (doc.chunk_index - step, doc.chunk_index + step):

@@ -431,6 +431,11 @@ def rewrite_query(state: AgentState, runtime: Ctx) -> dict:
     return {"query": new_query, "strategy": target, "steps": [step]}
 
 
+def _graded_ids(hops) -> set[str]:
+    """Every document graded in any attempt: none of them comes back as an ungraded neighbour."""
+    return {d.id for h in hops for d in h.docs}
+
+
 def generate(state: AgentState, runtime: Ctx) -> dict:
     """Answer from the correct + ambiguous documents of the attempt(s) that met the threshold."""
     question, hops, threshold = state["question"], state.get("hops") or [], runtime.context.settings.threshold
@@ -438,14 +443,15 @@ def generate(state: AgentState, runtime: Ctx) -> dict:
     docs, grades = usable_evidence(good)
     if not docs and good:  # quality met without usable grades: let the generator see what there is (and abstain)
         docs, grades = list(good[-1].docs), list(good[-1].grades)
+    attempt = int(state.get("attempt") or 0)
     docs, grades, neighbours = with_context_neighbours(docs, grades, runtime.context.tools,
-                                                       runtime.context.settings.context_neighbours)
+                                                       runtime.context.settings.context_neighbours,
+                                                       graded=_graded_ids(hops), attempt=attempt)
     with StepTimer() as timer:
         answer = runtime.context.engine.generate(question, docs, grades, mode="answer")
-    step = make_step(GENERATE, timer, index=index_of(state), attempt=int(state.get("attempt") or 0),
+    step = make_step(GENERATE, timer, index=index_of(state), attempt=attempt, documents=neighbours.records,
                      inputs={"question": question, "attempts_used": [h.number for h in good],
-                             "n_documents": len(docs), "doc_ids": [d.id for d in docs],
-                             "context_neighbours": neighbours},
+                             "n_documents": len(docs), "doc_ids": [d.id for d in docs], **neighbours.inputs()},
                      output=answer_output(answer), decision="abstained" if answer.abstained else "answered",
                      reason=answer.reason, model_calls=answer.calls)
     return {"answer": answer, "steps": [step]}
@@ -455,14 +461,16 @@ def partial_answer(state: AgentState, runtime: Ctx) -> dict:
     """Budget used up or repetition: say what was found (over every hop) and what was not."""
     question, hops = state["question"], state.get("hops") or []
     docs, grades = usable_evidence(hops)  # facts from every hop, not only the last
+    attempt = int(state.get("attempt") or 0)
     docs, grades, neighbours = with_context_neighbours(docs, grades, runtime.context.tools,
-                                                       runtime.context.settings.context_neighbours)
+                                                       runtime.context.settings.context_neighbours,
+                                                       graded=_graded_ids(hops), attempt=attempt)
     with StepTimer() as timer:
         answer = runtime.context.engine.generate(question, docs, grades, mode="partial")
-    step = make_step(PARTIAL_ANSWER, timer, index=index_of(state), attempt=int(state.get("attempt") or 0),
+    step = make_step(PARTIAL_ANSWER, timer, index=index_of(state), attempt=attempt, documents=neighbours.records,
                      inputs={"question": question, "stop_reason": state.get("stop_reason"),
                              "attempts_used": [h.number for h in hops], "n_documents": len(docs),
-                             "doc_ids": [d.id for d in docs], "context_neighbours": neighbours},
+                             "doc_ids": [d.id for d in docs], **neighbours.inputs()},
                      output=answer_output(answer), decision=state.get("stop_reason") or "partial",
                      reason=f"{state.get('action_reason', '')}. {answer.reason}".strip(". "),
                      model_calls=answer.calls)

@@ -307,30 +307,57 @@ def usable_evidence(hops: Iterable[Hop]) -> tuple[list[Retrieved], list[Grade]]:
     return docs, grades
 
 
-def with_context_neighbours(docs: list[Retrieved], grades: list[Grade], tools: dict[str, Any],
-                            width: int) -> tuple[list[Retrieved], list[Grade], dict[str, str]]:
-    """The usable documents plus the chunks next to each vector chunk in its document (``VectorTool.neighbours``,
-    ``width`` either side; Settings.context_neighbours), for the answer to read as context: small-to-big, as in
-    LangChain's parent-document or LlamaIndex's sentence-window retrieval. The grade decided which chunks are
-    usable; a neighbour is not graded: it is passed on as "ambiguous" with the score of the chunk it neighbours and
-    a reason that says so, so an answer never rests on it as on a confirmed document. Returns (docs, grades,
-    {neighbour id: the chunk it neighbours}); nothing is added when the vector tool is missing or unavailable."""
+@dataclass
+class Neighbours:
+    """What ``with_context_neighbours`` added: {neighbour id: the chunk it neighbours}, their records for the trace
+    (ungraded), and why none were read when that was not for want of neighbours ("" otherwise)."""
+
+    of: dict[str, str] = field(default_factory=dict)
+    records: list[DocRecord] = field(default_factory=list)
+    note: str = ""
+
+    def inputs(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"context_neighbours": dict(self.of)}
+        if self.note:
+            out["context_neighbours_note"] = self.note
+        return out
+
+
+def with_context_neighbours(docs: list[Retrieved], grades: list[Grade], tools: dict[str, Any], width: int,
+                            graded: Iterable[str] = (), attempt: int = 0
+                            ) -> tuple[list[Retrieved], list[Grade], Neighbours]:
+    """The usable documents plus the chunks next to each usable vector chunk in its document
+    (``VectorTool.neighbours``, ``width`` either side; Settings.context_neighbours), for the answer to read as
+    context: small-to-big, as in LangChain's parent-document or LlamaIndex's sentence-window retrieval. Only chunks
+    graded correct or ambiguous get neighbours, and a chunk graded in any attempt (``graded``: its id) is never
+    added back as one. A neighbour is not graded: the generator gets it as "ambiguous" with the score of the chunk
+    it neighbours and a reason that says so (the engine's interface knows only graded documents); the trace records
+    it ungraded (``Neighbours.records``, grade None). Nothing is added when the vector tool is missing or fails;
+    ``Neighbours.note`` says so."""
+    if width <= 0:
+        return docs, grades, Neighbours()
+    parents = [d for d, g in zip(docs, grades) if g.label in USABLE_GRADES and d.tool == "vector"]
+    if not parents:
+        return docs, grades, Neighbours()
     tool = tools.get("vector")
-    if width <= 0 or tool is None or not hasattr(tool, "neighbours"):
-        return docs, grades, {}
+    if tool is None or not hasattr(tool, "neighbours"):
+        return docs, grades, Neighbours(note="no vector tool that can read neighbouring chunks")
     try:
-        extra = tool.neighbours(docs, width)
-    except ToolUnavailable:
-        return docs, grades, {}
+        extra = tool.neighbours(parents, width, exclude=set(graded))
+    except ToolUnavailable as exc:
+        return docs, grades, Neighbours(note=f"neighbouring chunks not read: {exc}")
     by_id = {d.id: (d, g) for d, g in zip(docs, grades)}
     added: list[Grade] = []
+    records: list[DocRecord] = []
     for n in extra:
         parent, grade = by_id[n.metadata["neighbour_of"]]
-        added.append(Grade(label="ambiguous", score=grade.score,
-                           reason=(f"not graded: the chunk next to {parent.source} #{parent.chunk_index} (graded "
-                                   f"{grade.label}) in its document, read as its context; its score is that "
-                                   "chunk's")))
-    return docs + extra, grades + added, {n.id: n.metadata["neighbour_of"] for n in extra}
+        why = (f"not graded: the chunk next to {parent.source} #{parent.chunk_index} (graded {grade.label}) in its "
+               "document, read as its context")
+        added.append(Grade(label="ambiguous", score=grade.score, reason=f"{why}; the score is that chunk's"))
+        record = DocRecord.from_retrieved(n, attempt)
+        record.grade_reason = why
+        records.append(record)
+    return docs + extra, grades + added, Neighbours({n.id: n.metadata["neighbour_of"] for n in extra}, records)
 
 
 OTHER_LANGUAGES = "other_languages"  # Hop.scope of a search restricted to documents in other languages

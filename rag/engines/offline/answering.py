@@ -112,10 +112,17 @@ class Answerer:
             value_note = f"; no quoted sentence states the asked {asked.label}"
         else:
             value_note = ""
+        # chunks read as context next to a usable one (rag.variants.base.with_context_neighbours) were not graded:
+        # counted apart, and said when every quoted sentence comes from one
+        context = {p for p, d in enumerate(pool) if (d.metadata or {}).get("neighbour_of")}
+        if context and all(c.pos in context for c in picked):
+            uncertainty = f"{f['neighbour_only']} {uncertainty}"
         text += f"\n{f['uncertainty']}: {uncertainty}"
+        n_context = sum(1 for i in ambiguous if (docs[i].metadata or {}).get("neighbour_of"))
         reason = (f"extractive: {len(picked)} sentence(s) from {len(citations)} document(s) "
-                  f"({len(correct)} correct, {len(ambiguous)} ambiguous in context); "
-                  f"{picked_cov.summary()}; semantic match {semantic:.2f}")
+                  f"({len(correct)} correct, {len(ambiguous) - n_context} ambiguous in context"
+                  + (f", {n_context} neighbouring chunk(s) read as context, not graded" if n_context else "")
+                  + f"); {picked_cov.summary()}; semantic match {semantic:.2f}")
         if picked[0].scoped:
             reason += f"; section '{picked[0].heading}' answers the kind of question asked"
         reason += "; " + why_quoted(question, picked) + value_note
