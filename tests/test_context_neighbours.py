@@ -206,6 +206,12 @@ def test_neighbours_in_a_run_are_not_retrieved_documents_and_raise_no_failure_la
               path=["grade_documents", "generate"])
     assert {d.id for d in used_documents(run)} == {first.id, chunks[1].chunk_id}
     assert not [f for f in label_run(run) if f.code in ("F1", "F2", "F7")]
+    # "answer in the retrieved documents" measures the search: the fare is only in the neighbour
+    from rag.eval.metrics import score_run
+    from rag.eval.questions import Question
+
+    row = score_run(Question(id="q", question=QUESTION, kind="covered", expected=[["3,500 won"]]), run)
+    assert row["hit"] is True and row["facts_in_context"] is False
 
 
 def test_the_width_is_a_setting(monkeypatch, tmp_path):
