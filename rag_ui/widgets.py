@@ -14,6 +14,8 @@ from rag_ui.charts import quality_chart, quality_frame
 from rag_ui.state import TEACHING_NOTES
 
 GRADE_ICON = {"correct": "✅ correct", "ambiguous": "🟡 ambiguous", "incorrect": "❌ incorrect"}
+# a chunk the answer read next to a usable one (rag.variants.base.with_context_neighbours): never graded
+CONTEXT_LABEL = "📎 context, not graded"
 STATE_ICON = {"active": "🟢 active", "not configured": "⚪ not configured", "error": "🔴 error"}
 
 
@@ -137,7 +139,8 @@ def grades_frame(run: Run) -> pd.DataFrame:
         rows.append({
             "attempt": d.attempt, "strategy": strategies.get(d.attempt, d.tool), "source": d.source,
             "chunk": d.chunk_index if d.chunk_index is not None else "", "retrieval score": round(d.score, 4),
-            "grade": GRADE_ICON.get(d.grade, d.grade or "not graded"),
+            "grade": GRADE_ICON.get(d.grade, d.grade or (CONTEXT_LABEL if (d.metadata or {}).get("neighbour_of")
+                                                         else "not graded")),
             "grade score": None if d.grade_score is None else round(d.grade_score, 3),
             "reason": d.grade_reason or "", "text": d.text[:160], "id": d.id,
         })

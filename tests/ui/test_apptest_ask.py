@@ -63,7 +63,12 @@ def test_sample_question_shows_path_grades_scores_and_naive(open_app, samples):
     grades = next(d.value for d in at.dataframe if {"grade", "reason", "attempt"} <= set(d.value.columns))
     assert len(grades) == len(run.documents) > 0
     assert set(grades["attempt"]) == {a.number for a in run.attempts}
-    assert grades["grade"].str.contains("correct|ambiguous|incorrect").all()
+    # every document the searches returned is graded; the chunks the answer read next to them (small-to-big
+    # context) say that they were not
+    context = {i for st in run.steps for i in (st.inputs.get("context_neighbours") or {})}
+    graded = ~grades["id"].isin(context)
+    assert grades["grade"][graded].str.contains("correct|ambiguous|incorrect").all()
+    assert (grades["grade"][~graded] == widgets.CONTEXT_LABEL).all()
 
     # the quality-per-attempt chart and its data (quality vs threshold)
     assert at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
