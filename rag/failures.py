@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from rag.trace import DocRecord, Run, Step
+from rag.types import context_of
 
 CODES: dict[str, tuple[str, str]] = {
     "F1": ("irrelevant documents reached the generator", "무관한 문서가 생성기에 들어감"),
@@ -70,7 +71,7 @@ def _given(run: Run, step: Step | None) -> list[DocRecord]:
     by_id: dict[str, DocRecord] = {}
     # a chunk read as context next to a usable one (rag.variants.base.with_context_neighbours) is the context of a
     # graded document, not a document of its own that skipped grading: it raises no F-label
-    for d in sorted((r for r in run.documents if not (r.metadata or {}).get("neighbour_of")), key=lambda r: r.attempt):
+    for d in sorted((r for r in run.documents if not context_of(r)), key=lambda r: r.attempt):
         held = by_id.get(d.id)
         usable = d.grade in ("correct", "ambiguous")
         if held is None or d.grade is not None and (usable or held.grade not in ("correct", "ambiguous")):

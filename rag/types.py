@@ -66,6 +66,15 @@ class Relation:
     source_file: str = ""
 
 
+NEIGHBOUR_OF = "neighbour_of"  # metadata key of a chunk read as context next to a usable one (small-to-big)
+
+
+def context_of(doc: Any) -> str | None:
+    """The id of the chunk that ``doc`` (a ``Retrieved`` or a trace ``DocRecord``) was read next to as context
+    (``rag.variants.base.with_context_neighbours``); None for a document a search returned."""
+    return (getattr(doc, "metadata", None) or {}).get(NEIGHBOUR_OF)
+
+
 @dataclass
 class Retrieved:
     """One document a retrieval tool returned: a chunk, a graph fact or a web page."""

@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from rag.trace import Run, Step
+from rag.types import context_of
 from rag_ui import diagram, notes
 from rag_ui.charts import quality_chart, quality_frame
 from rag_ui.state import TEACHING_NOTES
@@ -139,8 +140,7 @@ def grades_frame(run: Run) -> pd.DataFrame:
         rows.append({
             "attempt": d.attempt, "strategy": strategies.get(d.attempt, d.tool), "source": d.source,
             "chunk": d.chunk_index if d.chunk_index is not None else "", "retrieval score": round(d.score, 4),
-            "grade": GRADE_ICON.get(d.grade, d.grade or (CONTEXT_LABEL if (d.metadata or {}).get("neighbour_of")
-                                                         else "not graded")),
+            "grade": GRADE_ICON.get(d.grade, d.grade or (CONTEXT_LABEL if context_of(d) else "not graded")),
             "grade score": None if d.grade_score is None else round(d.grade_score, 3),
             "reason": d.grade_reason or "", "text": d.text[:160], "id": d.id,
         })
@@ -199,9 +199,7 @@ def citations_block(run: Run, kb=None, key: str = "cite") -> None:
         st.caption("No citations.")
         return
     # chunks the answer read as context next to a usable one (rag.variants.base.with_context_neighbours): not graded
-    neighbours: dict[str, str] = {}
-    for step in run.steps:
-        neighbours.update((step.inputs or {}).get("context_neighbours") or {})
+    neighbours = {d.id: context_of(d) for d in run.documents if context_of(d)}
     for n, c in enumerate(run.citations, start=1):
         where = f" · chunk {c.chunk_index}" if c.chunk_index is not None else ""
         with st.expander(f"[{n}] {md_escape(c.source)}{where}"):  # a label is Markdown too

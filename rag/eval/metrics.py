@@ -39,6 +39,8 @@ import unicodedata
 from pathlib import PurePosixPath
 from typing import Any, Iterable, Sequence
 
+from rag.types import context_of
+
 ROUTE_NONE = "none"  # the route label for a run that recorded none
 
 
@@ -240,7 +242,7 @@ def score_run(question: Any, run: Any) -> dict[str, Any]:
     hit = None if not question.expected else (False if run.abstained else key_fact_hit(run.answer, question.expected))
     used = used_documents(run)
     # what the searches returned: not the neighbouring chunks the answer read as context (with_context_neighbours)
-    retrieved = [d for d in run.documents if not (d.metadata or {}).get("neighbour_of")]
+    retrieved = [d for d in run.documents if not context_of(d)]
     if error:
         silent = None
     elif kind == "uncovered":

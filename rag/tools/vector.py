@@ -43,7 +43,7 @@ from rag.engines.offline.rules import (LANGUAGE_ANCHORS, SENTENCE_FALLBACK_OFFSE
 from rag.romanize import document_keys, query_keys, split_tokens
 from rag.sentences import language_floor, matrix_for
 from rag.textutil import dominant_language, tokenize
-from rag.types import Chunk, RagError, Retrieved, ToolUnavailable
+from rag.types import NEIGHBOUR_OF, Chunk, RagError, Retrieved, ToolUnavailable
 
 RRF_K = 60
 CANDIDATES = 20  # per ranking, at least
@@ -386,7 +386,7 @@ class VectorTool:
         """The chunks next to each vector chunk of ``docs`` in its document (chunk index ± 1 … ± ``width``, nearest
         first) that are neither among ``docs`` nor in ``exclude`` (chunks already graded): small-to-big context for
         the answer (a fact stated just past a chunk's edge, the rest of a section a chunk begins). Only chunks of
-        committed documents; each names the chunk it neighbours (metadata ``neighbour_of``) and carries no score of
+        committed documents; each names the chunk it neighbours (``rag.types.context_of``) and carries no score of
         its own (0.0). Nothing is read when none of ``docs`` is a vector chunk."""
         chunks = [d for d in docs if d.tool == "vector" and d.doc_id and d.chunk_index is not None]
         if width <= 0 or not chunks:
@@ -412,7 +412,7 @@ class VectorTool:
                     seen.add(chunk.chunk_id)
                     out.append(Retrieved(id=chunk.chunk_id, text=chunk.text, source=chunk.source, score=0.0,
                                          tool="vector", doc_id=chunk.doc_id, chunk_index=chunk.index,
-                                         metadata={"neighbour_of": doc.id}))
+                                         metadata={NEIGHBOUR_OF: doc.id}))
         return out
 
     def run(self, query: str, top_k: int, *, exclude_language: str | None = None,

@@ -30,7 +30,7 @@ from langgraph.runtime import Runtime
 from rag import deadline
 from rag.config import Settings, redact_text
 from rag.trace import Attempt, DocRecord, Run, Step, StepTimer, now_iso
-from rag.types import Answer, DecisionEngine, Grade, ModelCall, Retrieved, ToolUnavailable, Typed
+from rag.types import Answer, DecisionEngine, Grade, ModelCall, Retrieved, ToolUnavailable, Typed, context_of
 
 log = logging.getLogger(__name__)
 
@@ -309,15 +309,19 @@ def usable_evidence(hops: Iterable[Hop]) -> tuple[list[Retrieved], list[Grade]]:
 
 @dataclass
 class Neighbours:
-    """What ``with_context_neighbours`` added: {neighbour id: the chunk it neighbours}, their records for the trace
-    (ungraded), and why none were read when that was not for want of neighbours ("" otherwise)."""
+    """What ``with_context_neighbours`` added: their records for the trace (ungraded, each naming the chunk it
+    neighbours) and why none were read when that was not for want of neighbours ("" otherwise)."""
 
-    of: dict[str, str] = field(default_factory=dict)
     records: list[DocRecord] = field(default_factory=list)
     note: str = ""
 
+    @property
+    def of(self) -> dict[str, str]:
+        """{neighbour id: the chunk it neighbours}."""
+        return {r.id: str(context_of(r)) for r in self.records}
+
     def inputs(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"context_neighbours": dict(self.of)}
+        out: dict[str, Any] = {"context_neighbours": self.of}
         if self.note:
             out["context_neighbours_note"] = self.note
         return out
@@ -350,14 +354,14 @@ def with_context_neighbours(docs: list[Retrieved], grades: list[Grade], tools: d
     added: list[Grade] = []
     records: list[DocRecord] = []
     for n in extra:
-        parent, grade = by_id[n.metadata["neighbour_of"]]
+        parent, grade = by_id[str(context_of(n))]
         why = (f"not graded: the chunk next to {parent.source} #{parent.chunk_index} (graded {grade.label}) in its "
                "document, read as its context")
         added.append(Grade(label="ambiguous", score=grade.score, reason=f"{why}; the score is that chunk's"))
         record = DocRecord.from_retrieved(n, attempt)
         record.grade_reason = why
         records.append(record)
-    return docs + extra, grades + added, Neighbours({n.id: n.metadata["neighbour_of"] for n in extra}, records)
+    return docs + extra, grades + added, Neighbours(records)
 
 
 OTHER_LANGUAGES = "other_languages"  # Hop.scope of a search restricted to documents in other languages

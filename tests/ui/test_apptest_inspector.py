@@ -72,15 +72,20 @@ def test_export_search_query_param_and_compare(open_app, two_runs):
 
 def test_a_citation_read_as_context_next_to_a_graded_chunk_says_so(open_app):
     """Issue 8 (small-to-big): a chunk the answer read as context next to a usable chunk is cited like any other,
-    and its citation says which chunk it neighbours and that it was not graded (the recorded step inputs)."""
+    and its citation says which chunk it neighbours and that it was not graded (the answer step's ungraded record)."""
     from dataclasses import replace
 
+    from rag.trace import DocRecord
     from rag.types import Citation
     from tests.ui.runs import rerouted_run
 
     run = rerouted_run()
     last = run.steps[-1]
-    run.steps[-1] = replace(last, inputs={"doc_ids": ["d2:3", "d2:4"], "context_neighbours": {"d2:4": "d2:3"}})
+    neighbour = DocRecord(id="d2:4", source="people_directory.md", text="Atlas was built in 2024.", score=0.0,
+                          tool="vector", doc_id="d2", chunk_index=4, attempt=2, metadata={"neighbour_of": "d2:3"},
+                          grade_reason="not graded: the chunk next to people_directory.md #3 (graded ambiguous)")
+    run.steps[-1] = replace(last, inputs={"doc_ids": ["d2:3", "d2:4"], "context_neighbours": {"d2:4": "d2:3"}},
+                            documents=[neighbour])
     run.citations = [Citation(id="d2:3", source="people_directory.md", text="김민준 leads Atlas.", doc_id="d2",
                               chunk_index=3),
                      Citation(id="d2:4", source="people_directory.md", text="Atlas was built in 2024.", doc_id="d2",

@@ -15,7 +15,7 @@ from rag.engines.offline.text import (_clean_sentence, _cite_label, _contains_ph
                                       _sentences, language_of)
 from rag.engines.offline.vocabulary import ASKED_LABELS, FRAMES, NO_VALUE_FRAMES
 from rag.textutil import dominant_language
-from rag.types import Answer, Citation, Grade, Retrieved
+from rag.types import Answer, Citation, Grade, Retrieved, context_of
 
 
 class Answerer:
@@ -114,14 +114,13 @@ class Answerer:
             value_note = ""
         # chunks read as context next to a usable one (rag.variants.base.with_context_neighbours) were not graded:
         # counted apart, and said when every quoted sentence comes from one
-        context = {p for p, d in enumerate(pool) if (d.metadata or {}).get("neighbour_of")}
+        context = {p for p, d in enumerate(pool) if context_of(d)}  # all among the "ambiguous" ones
         if context and all(c.pos in context for c in picked):
             uncertainty = f"{f['neighbour_only']} {uncertainty}"
         text += f"\n{f['uncertainty']}: {uncertainty}"
-        n_context = sum(1 for i in ambiguous if (docs[i].metadata or {}).get("neighbour_of"))
         reason = (f"extractive: {len(picked)} sentence(s) from {len(citations)} document(s) "
-                  f"({len(correct)} correct, {len(ambiguous) - n_context} ambiguous in context"
-                  + (f", {n_context} neighbouring chunk(s) read as context, not graded" if n_context else "")
+                  f"({len(correct)} correct, {len(ambiguous) - len(context)} ambiguous in context"
+                  + (f", {len(context)} neighbouring chunk(s) read as context, not graded" if context else "")
                   + f"); {picked_cov.summary()}; semantic match {semantic:.2f}")
         if picked[0].scoped:
             reason += f"; section '{picked[0].heading}' answers the kind of question asked"
