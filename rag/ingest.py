@@ -211,9 +211,14 @@ def prepare(kb: "KnowledgeBase", doc_id: str, source: str, text: str, progress: 
     relations: list[Relation] = []
     progress(source, "entities", 0.0)
     if "graph" in parts:
+        from rag.extract.tables import carried_header
+
         extract = kb.engine.extract if kb.engine is not None else rule_extract.extract
         for i, chunk in enumerate(chunks):
-            found = extract(chunk.text, doc_id, chunk.chunk_id, source)
+            # a chunk that starts inside a table is read with the table's header (what its columns mean)
+            header = carried_header(chunks[i - 1].text) if i else ""
+            text = f"{header}\n{chunk.text}" if header and chunk.text.lstrip().startswith("|") else chunk.text
+            found = extract(text, doc_id, chunk.chunk_id, source)
             for e in found.entities:
                 entities.setdefault(entity_key(e.name), e)
             relations.extend(found.relations)

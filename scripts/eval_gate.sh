@@ -33,6 +33,7 @@ HELDOUT_I=eval_sets/heldout_i_webtoon_publisher  # the ninth, written before the
 HELDOUT_J=eval_sets/heldout_j_water_utility  # the tenth (ko/en/ja), written before the eighth round, run before and after
 HELDOUT_K=eval_sets/heldout_k_air_ambulance  # the eleventh (ko/en/zh), written before the ninth round; aggregate only
 HELDOUT_L=eval_sets/heldout_l_bus_operator  # the twelfth (ko/en/zh), written before the tenth session; aggregate only
+HELDOUT_M=eval_sets/heldout_m_ski_resort  # the thirteenth (ko/en/zh), written before the thirteenth session; aggregate only
 SAMPLE_KB=$(mktemp -d -t rag-eval-gate-XXXXXX)
 trap 'rm -rf "$SAMPLE_KB"' EXIT
 
@@ -71,7 +72,7 @@ run_set() {  # run_set NAME: one question set with its gates
       rag_eval sample_docs/paraphrases.jsonl "${kb[@]}" \
         --gate 'agentic.key_fact_hit>=0.95' --gate 'agentic.routing>=0.95' \
         --gate 'agentic.silent_failure<=0.05' --gate 'agentic.false_abstention<=0.05' "${EXTRA[@]}" ;;
-    ratchet)  # CI: no regression on the twelve held-out corpora from the figures of the session that wrote these lines
+    ratchet)  # CI: no regression on the thirteen held-out corpora from the figures of the session that wrote these lines
       # (issue 8's targets above are not all met; these floors sit about one question under what the engine scores
       # now, so a change that makes the offline engine worse on documents it was not tuned on fails CI).
       # unseen and heldout_b were read as dev sets (their failures guided the 2026-12-01 rounds); heldout_c was
@@ -114,12 +115,18 @@ run_set() {  # run_set NAME: one question set with its gates
       # context; never a chunk graded in any attempt): E 0.667 -> 0.697, H 0.343 -> 0.371, J 0.314 -> 0.343 (silent
       # 0.354 -> 0.333), K 0.343 -> 0.400 (silent 0.312 -> 0.250), I 0.343 -> 0.314 (one answer lost, kept on
       # purpose: docs/evaluation.md, twelfth session). H, J and K floors moved up to about one question under.
+      # 2026-12-04, thirteenth session: relations from Markdown tables' headers, "X: led by Y", data taken from another
+      # system asks "uses" first, a chain followed from the top vector hit when the question names no entity:
+      # C 0.729 -> 0.750, F 0.588 -> 0.618, H 0.371 -> 0.400, J 0.343 -> 0.371, K 0.400 -> 0.429 (silent 0.250 ->
+      # 0.229), E 0.697 -> 0.667 (a chain that only held by a missing relation). H, J and K floors moved up to about
+      # one question under. M added (blind, aggregate only; agentic key facts under naive RAG's 0.200 there).
       floors "$HELDOUT_E" 0.52 0.43 0.26 0.93 || return $?
-      floors "$HELDOUT_H" 0.34 0.34 0.34 0.95 || return $?
+      floors "$HELDOUT_H" 0.37 0.34 0.30 0.95 || return $?  # H 0.400 / 0.314 / 0.271 / 0.979 here
       floors "$HELDOUT_I" 0.28 0.49 0.36 0.91 || return $?  # I 0.314 / 0.457 / 0.292 / 0.938 here
-      floors "$HELDOUT_J" 0.31 0.43 0.36 0.89 || return $?  # J 0.343 / 0.400 / 0.333 / 0.917 here
-      floors "$HELDOUT_K" 0.37 0.40 0.28 0.93 || return $?  # K 0.400 / 0.371 / 0.250 / 0.958
-      floors "$HELDOUT_L" 0.28 0.26 0.42 0.93 ;;  # L 0.314 / 0.229 / 0.396 / 0.958 (naive key facts 0.314)
+      floors "$HELDOUT_J" 0.34 0.40 0.36 0.89 || return $?  # J 0.371 / 0.371 / 0.333 / 0.917 here
+      floors "$HELDOUT_K" 0.40 0.40 0.26 0.93 || return $?  # K 0.429 / 0.371 / 0.229 / 0.958
+      floors "$HELDOUT_L" 0.28 0.26 0.42 0.93 || return $?  # L 0.314 / 0.229 / 0.396 / 0.958 (naive key facts 0.314)
+      floors "$HELDOUT_M" 0.11 0.49 0.44 0.89 ;;  # M 0.143 / 0.457 / 0.417 / 0.917 (naive key facts 0.200)
     heldout_c) targets "$HELDOUT_C" ;;  # issue 8's targets on a held-out corpus (not met today: README "Evaluation")
     heldout_e) targets "$HELDOUT_E" ;;
     heldout_f) targets "$HELDOUT_F" ;;
@@ -129,8 +136,9 @@ run_set() {  # run_set NAME: one question set with its gates
     heldout_j) targets "$HELDOUT_J" ;;
     heldout_k) targets "$HELDOUT_K" ;;
     heldout_l) targets "$HELDOUT_L" ;;
+    heldout_m) targets "$HELDOUT_M" ;;
     *) echo "error: unknown set '$1' in EVAL_GATE_SETS (unseen, heldout_c, heldout_e, heldout_f, heldout_g," \
-            "heldout_h, heldout_i, heldout_j, heldout_k, heldout_l, sample, paraphrases, ratchet)" >&2
+            "heldout_h, heldout_i, heldout_j, heldout_k, heldout_l, heldout_m, sample, paraphrases, ratchet)" >&2
        return 2 ;;
   esac
 }

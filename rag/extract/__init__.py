@@ -31,7 +31,8 @@ words, script, ``written_as_name``, ``romanized_stem``), ``kinds`` (entity types
 one per process), ``mentions_en`` / ``mentions_ko`` / ``mentions_zh`` (finding names per language), ``mentions``
 (``find_mentions``: all languages merged), ``patterns`` (relation triggers), ``relations_en`` / ``relations_ko`` /
 ``relations_zh`` (relation frames per language), ``relations`` (which language's rules, ``related_to``), ``topic``
-(unnamed subjects), ``aliases`` (alias pairs, canonical names), ``pipeline`` (``extract``: one chunk).
+(unnamed subjects), ``aliases`` (alias pairs, canonical names), ``tables`` (relations a Markdown table's header
+states: "| Team | Lead |"), ``pipeline`` (``extract``: one chunk).
 """
 from __future__ import annotations
 

@@ -36,7 +36,8 @@ PATTERNS: tuple[Pattern, ...] = (
             (r"\b(?:leads|heads|manages|directs|oversees)\b",
              r"\b(?:is|was)\s+(?:the|its)\s+(?:[A-Za-z-]+\s+){0,2}(?:head|lead|leader|director|chair|chairperson|"
              r"president|manager|chief)\s+(?:of|at)\b"),
-            (r"\b(?:is|are|was|were)\s+(?:led|headed|managed|directed)\s+by\b",),
+            # "X is led by Y", and a directory's "X (다른 표기): led by Y" / "X, headed by Y"
+            (r"(?:\b(?:is|are|was|were)\s+|[:,(—–-]\s*)(?:led|headed|managed|directed)\s+by\b",),
             ("팀장", "이끈", "이끌", "이끄", "책임자", "리더", "관장", "대표이사", "이사장", "원장", "본부장", "실장",
              "센터장", "단장"), "leader"),
     Pattern("owns",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from rag.extract.aliases import ALIAS_PREDICATE, _alias_pairs, _apply_aliases, _canonical_names
-from rag.extract.kinds import _type_from_relations
+from rag.extract.kinds import _entity_type, _type_from_relations
 from rag.extract.mention import Mention
 from rag.extract.mentions import find_mentions
 from rag.extract.mentions_en import mid_sentence_names
@@ -13,6 +13,7 @@ from rag.extract.names import _has_hangul
 from rag.extract.relations import _associated_pair, _relation_for
 from rag.extract.relations_en import _english_relation
 from rag.extract.relations_zh import _chinese_relations
+from rag.extract.tables import table_relations
 from rag.extract.topic import _KO_TITLE_TOPIC_RE, _PRONOUN_SUBJECT_RE, TOPIC_SPAN, _zero_subject
 from rag.graphstore.base import entity_key
 from rag.textutil import split_sentences
@@ -109,5 +110,14 @@ def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Ext
             seen.add(ident)
             relations.append(Relation(source=src, predicate=pred, target=tgt, evidence=sentence.strip(),
                                       doc_id=doc_id, chunk_id=chunk_id, source_file=source_file))
+    for src, pred, tgt, row in table_relations(text):  # "| Team | Lead |" states the relation in its header
+        ident = (entity_key(src), pred, entity_key(tgt))
+        if ident in seen or ident[0] == ident[2]:
+            continue
+        seen.add(ident)
+        for name in (src, tgt):
+            entities.setdefault(entity_key(name), Entity(name=name, type=_entity_type(name)))
+        relations.append(Relation(source=src, predicate=pred, target=tgt, evidence=row, doc_id=doc_id,
+                                  chunk_id=chunk_id, source_file=source_file))
     _type_from_relations(entities, relations)
     return Extraction(entities=list(entities.values()), relations=relations)

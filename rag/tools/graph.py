@@ -57,7 +57,11 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
                    "university", "professor", "属于", "隶属", "成员", "大学"),
     "part_of": ("일부", "자회사", "part of", "subsidiary", "一部分", "子公司"),
     "uses": ("사용", "활용", "이용", "쓰는", "쓴다", "쓰인", "쓰이", "탑재", "uses", "use", "using", "used", "based on",
-             "使用", "采用", "用于"),
+             "使用", "采用", "用于",
+             # data taken from another system: "X가 … 읽어 오는 시스템", "the tool X pulls its numbers from"
+             "읽어오", "읽어 오", "가져오", "가져 오", "불러오", "불러 오", "끌어오", "끌어 오", "받아오", "받아 오",
+             "pull", "fetch", "relies on", "rely on", "leans on", "lean on", "depends on", "depend on",
+             "读取", "调取", "获取", "拉取", "依赖"),
     "acquired": ("인수", "acquired", "bought", "acquisition", "收购"),
 }
 

@@ -25,7 +25,8 @@ def graph_path(question: str, docs: Sequence[Retrieved],
                supports: Sequence[float]) -> tuple[dict[str, float], float, list[int]]:
     """Which asked relations are filled by facts connected to an entity of the question.
 
-    Start from the entities named in the question; follow supporting facts (grade correct / ambiguous) whose
+    Start from the entities named in the question (when it names none, from those of the top vector hit the graph
+    search started from); follow supporting facts (grade correct / ambiguous) whose
     relation is asked, then generic ``related_to`` facts, then any fact; a reached fact with an asked relation fills
     it (credit 1); a fact with another relation on the path (a bridge) fills one still-missing relation at half
     credit.
@@ -42,6 +43,11 @@ def graph_path(question: str, docs: Sequence[Retrieved],
         facts.append((pos, _norm(triple[0]), triple[1], _norm(triple[2])))
         start |= {_norm(e) for e in (doc.metadata or {}).get("question_entities") or [] if _specific(e)}
         start |= {_norm(e) for e in (triple[0], triple[2]) if _specific(e) and _contains_phrase(q, e)}
+    if not start:
+        # the question names no entity ("the monitoring system that stayed silent in September … which group built
+        # it?"): the graph search started from the names in the top vector hit, and so does the path
+        start = {_norm(e) for doc, s in zip(docs, supports) if doc.tool == "graph" and s > 0
+                 for e in (doc.metadata or {}).get("hit_entities") or [] if _specific(e)}
     reached = set(start)
     filled: dict[str, float] = {}
     generic = 0

@@ -161,7 +161,9 @@ RELATION_SLOTS: tuple[tuple[str, str], ...] = (
                      r"开发|研发|制造|提出|建立|建造|打造|制作|创建"),
     ("founded_by", r"설립|창업|창립|founded|founder|创立|创始"),
     ("owns", r"담당|맡|운영|소유|owns?|responsible|maintain|runs?|operat|负责(?!人)"),  # 负责人 is the person in charge (leads)
-    ("uses", r"사용|쓰는|쓰인|쓰이|활용|이용|탑재|uses?|using|used|使用|采用|用于"),
+    ("uses", r"사용|쓰는|쓰인|쓰이|활용|이용|탑재|uses?|using|used|使用|采用|用于|"
+             # data taken from another system (graph.PREDICATE_CUES says the same): "X가 … 읽어 오는 시스템"
+             r"(?:읽어|가져|불러|끌어|받아)\s?오|\bpull|\bfetch|\b(?:relies|rely|leans?|depends?) on|读取|调取|获取|拉取|依赖"),
     ("part_of", r"일부|속한|part of|部分"),
 )
 
