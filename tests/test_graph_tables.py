@@ -7,6 +7,8 @@
 - "X가 … 읽어 오는 시스템, 그거 만든 팀 팀장" / "the tool X pulls its numbers from" ask for X —uses→ system first.
 - A question that names no entity ("the system that stayed silent in September") is followed from the entities of
   the top vector hit the graph search started from.
+- A directory's sentences refer to a group without naming it ("belongs to this team", "a member of her team"), join a
+  name's parts with "&" ("Food & Beverage") and put relative clauses between a name and its relation.
 
 Documents written for this test; real knowledge base, real graph store, real extractor, real embedder, no mocks."""
 from __future__ import annotations
@@ -112,3 +114,33 @@ def test_a_question_naming_no_entity_is_followed_from_the_vector_hit():
     docs = [_fact(0, "ThermoCheck", "developed_by", "Process Group", ()),
             _fact(1, "Zhou Wei", "leads", "Process Group", ())]
     assert graph_path(question, docs, [1.0, 1.0])[1] == 0.0
+
+
+def _triples(text):
+    return {(r.source, r.predicate, r.target) for r in extract(text, "d", "d:0", "team_directory.md").relations
+            if r.predicate != "also_known_as"}
+
+
+def test_a_group_the_sentence_does_not_name():
+    # "this team": the group the text is about; "her team": the group the person the text is about leads
+    found = _triples("- **Digital Operations Team** (디지털운영팀): led by Jiwon Hyun (현지원). Developer Dohee Lee (이도희) "
+                     "belongs to this team.\n")
+    assert found == {("Jiwon Hyun", "leads", "Digital Operations Team"),
+                     ("Dohee Lee", "belongs_to", "Digital Operations Team")}, found
+    found = _triples("- **Yuna Baek** leads the Tools & Engine Team. Dohyun Kim (김도현), a member of her team, looks "
+                     "after the build agents.\n")
+    assert found == {("Yuna Baek", "leads", "Tools & Engine Team"),
+                     ("Dohyun Kim", "belongs_to", "Tools & Engine Team")}, found
+    # no group the topic leads or is: nothing to refer to
+    assert _triples("Mina Seo joined in 2021. She works closely with her team.\n") == set()
+
+
+def test_names_joined_by_ampersand_and_a_relative_clause():
+    assert _triples("**Kenji Arakawa** leads Food & Beverage.\n") == {("Kenji Arakawa", "leads", "Food & Beverage")}
+    # "who runs the trials" has no named object: the member relation, not "owns"
+    found = _triples("- **Soft Robotics Group** is led by Prof. Taeyang Moon. PhD student Dahye Lim, who runs the "
+                     "gripper trials, is a member of this group.\n")
+    assert found == {("Taeyang Moon", "leads", "Soft Robotics Group"),
+                     ("Dahye Lim", "belongs_to", "Soft Robotics Group")}, found
+    # names that merely sit side by side stay unrelated
+    assert _triples("Jiwon Hyun and Yuna Kim gave a joint talk at the Korea Veterinary Practice Forum.\n") == set()

@@ -26,7 +26,7 @@ _SENTENCE_STARTERS = frozenset(
 # acronyms that are roles or generic technology words, not things to link
 _ACRONYM_STOP = frozenset(
     """AI CEO CTO CFO COO CPO VP HR IT GPU CPU API FAQ PDF URL ID OK UI UX QA PM ML NLP LLM MB GB TB KB
-    ms MS AM PM USA US UK EU""".split()
+    ms MS AM PM USA US UK EU PhD MSc BSc MBA""".split()
 )
 
 # language: honorifics before a name ("Dr. Hyunwoo Bae"): not part of the name, and alone they name nobody
@@ -35,6 +35,10 @@ _HONORIFICS = frozenset("Dr Prof Mr Mrs Ms Mx Rev Capt Sir Dame".split())
 _TITLE_WORDS = frozenset("""director directors head chief executive managing deputy general senior vice president chair
     chairman chairwoman chairperson manager lead leader founder co-founder officer principal dean ceo cto cfo coo
     secretary treasurer coordinator supervisor captain commander""".split())
+
+# language: roles written before a person's name ("Developer Dohee Lee"); not part of the name
+_ROLE_WORDS = frozenset("""developer engineer researcher technician analyst designer planner nurse specialist
+    coordinator student intern scientist postdoc""".split())
 
 # "Meta acquired ...": a relation verb right after a sentence-initial word makes it a name
 _TRIGGER_VERB_RE = re.compile(
@@ -77,6 +81,11 @@ def _latin_mentions(sentence: str, known_names: frozenset[str] = frozenset()) ->
                     start += len(words[0]) + (len(text[len(words[0]):]) - len(text[len(words[0]):].lstrip()))
                     text = text[len(words[0]):].lstrip()
                     words = words[1:]
+        # "Developer Dohee Lee", "Technician Yunha Nam": a role word before a person's name is not part of it
+        while len(words) > 2 and words[0].casefold() in _ROLE_WORDS:
+            start += len(words[0]) + (len(text[len(words[0]):]) - len(text[len(words[0]):].lstrip()))
+            text = text[len(words[0]):].lstrip()
+            words = words[1:]
         if not words or text in _ACRONYM_STOP or all(w.casefold() in _TITLE_WORDS for w in words):
             continue
         # a lone capitalised word opening an English sentence is a name only if the text also
@@ -88,7 +97,9 @@ def _latin_mentions(sentence: str, known_names: frozenset[str] = frozenset()) ->
     # "the Quality and Training Team": two capitalised parts joined by "and" / "&" that end in an organisation word
     caps = sorted(found, key=lambda x: x.start)
     for a, b in zip(caps, caps[1:]):
-        if re.fullmatch(r"\s+(?:and|&)\s+", sentence[a.end:b.start]) and b.name.split()[-1].casefold() in \
+        # … and "Food & Beverage", "Safety & Compliance": "&" joins the parts of one name
+        if re.fullmatch(r"\s+&\s+", sentence[a.end:b.start]) or \
+                re.fullmatch(r"\s+(?:and|&)\s+", sentence[a.end:b.start]) and b.name.split()[-1].casefold() in \
                 _ORG_SUFFIXES_EN and (len(a.name.split()) == 1 or a.name.split()[-1].casefold() not in _ORG_SUFFIXES_EN):
             name = sentence[a.start:b.end]
             found.append(Mention(a.start, b.end, name, _entity_type(name)))

@@ -56,6 +56,9 @@ PATTERNS: tuple[Pattern, ...] = (
             ("일부", "자회사", "계열사", "하위", "산하"), "part"),
     Pattern("belongs_to",
             (r"\b(?:belongs?|belonged)\s+to\b", r"\b(?:is|was)\s+a\s+member\s+of\b", r"\bworks?\s+(?:at|for)\b",
+             # "Dohyun Kim, a member of her team", "Soyun Namgung, a developer on her team"
+             r"\b(?:a|an)\s+(?:[a-z-]+\s+){0,2}(?:member|developer|engineer|researcher|technician|analyst|designer|"
+             r"planner|nurse|specialist|coordinator)\s+(?:of|on)\b",
              r"\b(?:is|was)\s+an?\s+(?:\w+\s+)?(?:professor|researcher|engineer|scientist|student|employee|"
              r"member|fellow)\s+(?:at|of|in)\b"),
             (),

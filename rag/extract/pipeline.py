@@ -14,7 +14,7 @@ from rag.extract.relations import _associated_pair, _relation_for
 from rag.extract.relations_en import _english_relation
 from rag.extract.relations_zh import _chinese_relations
 from rag.extract.tables import table_relations
-from rag.extract.topic import _KO_TITLE_TOPIC_RE, _PRONOUN_SUBJECT_RE, TOPIC_SPAN, _zero_subject
+from rag.extract.topic import _KO_TITLE_TOPIC_RE, _PRONOUN_SUBJECT_RE, TOPIC_SPAN, _zero_subject, group_reference
 from rag.graphstore.base import entity_key
 from rag.textutil import split_sentences
 from rag.types import Entity, Extraction, Relation
@@ -49,8 +49,10 @@ def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Ext
                                               source_file=source_file))
     topic: Mention | None = None  # the entity the text is about: the subject that opened a recent sentence
     topic_age = 0
+    led: dict[str, str] = {}  # person key -> the group they lead (this chunk's leads facts): "her team"
     for sentence, raw in per_sentence:
         mentions = _apply_aliases(sentence, raw, canonical)
+        group = group_reference(sentence, topic, led)  # "… belongs to this team": the group the text is about
         pronoun = _PRONOUN_SUBJECT_RE.match(sentence)
         topic_age += 1
         if topic_age > TOPIC_SPAN:
@@ -69,6 +71,8 @@ def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Ext
             opener = next((m for m in mentions if m.start <= body + 2), None)
             if opener is not None:
                 topic, topic_age = opener, 0
+        if group is not None and not any(m.start < group.end and group.start < m.end for m in mentions):
+            mentions = sorted(mentions + [group], key=lambda m: m.start)
         distinct: list[Mention] = []
         for m in mentions:
             key = entity_key(m.name)
@@ -110,6 +114,8 @@ def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Ext
             seen.add(ident)
             relations.append(Relation(source=src, predicate=pred, target=tgt, evidence=sentence.strip(),
                                       doc_id=doc_id, chunk_id=chunk_id, source_file=source_file))
+            if pred == "leads":
+                led[entity_key(src)] = tgt
     for src, pred, tgt, row in table_relations(text):  # "| Team | Lead |" states the relation in its header
         ident = (entity_key(src), pred, entity_key(tgt))
         if ident in seen or ident[0] == ident[2]:

@@ -13,7 +13,9 @@ def _english_relation(sentence: str, mentions: list[Mention]) -> tuple[Mention, 
             for m in re.finditer(regex, sentence, flags=re.IGNORECASE):
                 # within the trigger's clause: "A is responsible for the printers; the B scanners …" links no B
                 left = [x for x in mentions if x.end <= m.start() and ";" not in sentence[x.end:m.start()]]
-                right = [x for x in mentions if x.start >= m.end() and ";" not in sentence[m.end():x.start]]
+                # … and not across a comma after the trigger ("Dahye Lim, who runs the trials, is a member of this
+                # group": "runs" has no named object)
+                right = [x for x in mentions if x.start >= m.end() and not re.search(r"[;,]", sentence[m.end():x.start])]
                 if not left or not right:
                     continue
                 subj, obj = left[0], right[0]

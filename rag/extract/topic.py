@@ -34,3 +34,28 @@ def _zero_subject(sentence: str, mentions: list[Mention], topic: Mention) -> boo
         return True
     made = [p for p in PATTERNS if p.ko_subject_role in ("made",)]
     return any(t in sentence for p in made for t in p.korean)
+
+
+# language: a group the sentence does not name — "… belongs to this team", "a member of her team", "이 팀 소속",
+# "该团队": "this" stands for the group the text is about (the topic), "her / his / their" for the group the topic
+# person leads
+GROUP_WORDS = r"(?:team|group|unit|office|department|lab|laboratory|division|section|centre|center)"
+_THIS_GROUP_RE = re.compile(rf"\b(?:this|that|the same)\s+{GROUP_WORDS}\b|이\s*(?:팀|그룹|부서|조직)(?=\s|에|의|은|는|이|가|소속)|"
+                            r"(?:该|这个|本)(?:团队|小组|组|部门)", re.I)
+_THEIR_GROUP_RE = re.compile(rf"\b(?:her|his|their)\s+{GROUP_WORDS}\b", re.I)
+_GROUP_NAME_RE = re.compile(rf"\b{GROUP_WORDS}$|(?:팀|그룹|센터|연구소|부서)$|(?:团队|小组|组|部|中心)$", re.I)
+
+
+def group_reference(sentence: str, topic: Mention | None, led: dict[str, str]) -> Mention | None:
+    """The group a sentence refers to without naming it, as a mention at the words that refer to it: "this team"
+    → the topic when the topic is a group; "her team" → the group the topic person leads (``led``: person key →
+    group name, from this chunk's ``leads`` facts). None when the sentence refers to none or it cannot be resolved."""
+    if topic is None:
+        return None
+    m = _THIS_GROUP_RE.search(sentence)
+    if m and _GROUP_NAME_RE.search(topic.name):
+        return Mention(m.start(), m.end(), topic.name, topic.type, "")
+    m = _THEIR_GROUP_RE.search(sentence)
+    if m and entity_key(topic.name) in led:
+        return Mention(m.start(), m.end(), led[entity_key(topic.name)], "org", "")
+    return None
