@@ -208,3 +208,39 @@ def cross_script_match(term: str, keys: set[str] | frozenset[str]) -> str:
         if key in keys:
             return key[2:]
     return ""
+
+
+# A Latin name written in Hangul ("프루프라인" for Proofline, "콜드트랙" for Coldtrack) is a loanword spelling, not a
+# romanisation: vowels are added ("peu"), f becomes p, l and r are one sound, voicing is not kept, an r before a
+# consonant is not written ("Tidemark" → 타이드마크). Both sides are reduced to the same *consonant skeleton*: sounds
+# that Hangul cannot tell apart are merged (f/ph → p, v → b → p, th → t, c/k/q/g → k, d → t, l → r, z → j, x → ks),
+# vowels, w, y and h are dropped, and a doubled consonant is one. Language (how Korean writes foreign names), not
+# tuned on a corpus.
+_LATIN_SOUNDS = (("gh", ""), ("dge", "j"), ("ph", "p"), ("th", "t"), ("ch", "j"), ("sh", "s"), ("ck", "k"), ("qu", "k"),
+                 ("ng", "n"), ("x", "ks"), ("f", "p"), ("v", "p"), ("b", "p"), ("c", "k"), ("q", "k"), ("g", "k"),
+                 ("d", "t"), ("l", "r"), ("z", "j"))
+# Hangul jamo → the same merged sounds, letter by letter (no sound changes between syllables: a loanword is spelled,
+# "귤넷" is gyul-net); ㅇ as a final is "ng" → n
+_HANGUL_INITIAL_SOUND = ("k", "k", "n", "t", "t", "r", "m", "p", "p", "s", "s", "", "j", "j", "j", "k", "t", "p", "")
+_HANGUL_FINAL_SOUND = ("", "k", "k", "ks", "n", "nj", "n", "t", "r", "rk", "rm", "rp", "rs", "rt", "rp", "r", "m",
+                       "p", "ps", "t", "t", "n", "j", "j", "k", "t", "p", "")  # ㅅ final is a t ("넷" net, "빗" bit)
+LOANWORD_KEY_MIN = 4  # letters of the skeleton: a shorter one ("tr" for both Heatwell and "Tower") names too much
+
+
+def loanword_key(text: str) -> str:
+    """The consonant skeleton of a name, from Latin letters or from Hangul: "Proofline" and "프루프라인" → "prprn";
+    "" for a name with no letters."""
+    if re.search(r"[\uac00-\ud7a3]", text):
+        out = []
+        for ch in text:
+            part = _syllable(ch)
+            if part is not None:
+                out.append(_HANGUL_INITIAL_SOUND[part[0]] + _HANGUL_FINAL_SOUND[part[2]])
+        word = "".join(out)
+    else:
+        word = re.sub(r"[^a-z]", "", unicodedata.normalize("NFKD", text.lower()))
+        word = re.sub(r"r(?=[^aeiouy]|$)", "", word)  # "mark" → 마크, "user" → 유저
+        for a, b in _LATIN_SOUNDS:
+            word = word.replace(a, b)
+        word = re.sub(r"[aeiouwyh]", "", word)
+    return re.sub(r"(.)\1+", r"\1", word)

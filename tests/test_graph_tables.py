@@ -7,6 +7,8 @@
 - "X가 … 읽어 오는 시스템, 그거 만든 팀 팀장" / "the tool X pulls its numbers from" ask for X —uses→ system first.
 - A question that names no entity ("the system that stayed silent in September") is followed from the entities of
   the top vector hit the graph search started from.
+- A Korean question writes a Latin system name in Hangul ("프루프라인" for Proofline): matched by its consonant
+  skeleton; a chain reads "uses" from its user ("Nightdesk uses Tidewell" is not the system Tidewell reads from).
 - A directory's sentences refer to a group without naming it ("belongs to this team", "a member of her team"), join a
   name's parts with "&" ("Food & Beverage") and put relative clauses between a name and its relation.
 
@@ -29,14 +31,20 @@ DIRECTORY = ("# Who's who\n\n"
              "| Team | Korean name | Lead | Other members | Where they sit |\n"
              "|---|---|---|---|---|\n"
              "| Digital Team | 디지털팀 | Yerin Gong (공예린) | Taeyang Ryu (류태양), developer | head office |\n"
-             "| Revenue Team | 수익관리팀 | Dohyun Maeng (맹도현) | two part-time analysts in season | head office |\n\n"
+             "| Revenue Team | 수익관리팀 | Dohyun Maeng (맹도현) | two part-time analysts in season | head office |\n"
+             "| Front Office Team | 프런트팀 | Boram Ha (하보람) | | every hotel |\n\n"
              "- **Safety Team** (안전관리팀): led by Sora Gi (기소라).\n")
 SYSTEMS = ("# In-house systems\n\n"
            "## Tidewell\n\n"
            "Tidewell sets room prices. Tidewell uses Sorae: every 30 minutes it reads the booking pace from Sorae. "
            "Tidewell was built by the Revenue Team in 2022.\n\n"
            "## Sorae\n\n"
-           "Sorae holds every booking. Sorae was built by the Digital Team in 2021.\n")
+           "Sorae holds every booking. Sorae was built by the Digital Team in 2021.\n\n"
+           "## Nightdesk\n\n"
+           "Nightdesk uses Tidewell: it reads the room prices from Tidewell. Nightdesk was built by the Front Office "
+           "Team in 2020.\n\n"
+           "## Ledgerline\n\n"
+           "Ledgerline uses Sorae: it pulls the nightly revenue from Sorae. Ledgerline was built by the Revenue Team.\n")
 KO_QUESTION = "Tidewell이 예약 추이 읽어 오는 시스템 있잖아요, 그거 만든 팀 팀장이 누구예요?"
 EN_QUESTION = "Who leads the team that built the tool Tidewell pulls its booking numbers from?"
 
@@ -98,6 +106,28 @@ def test_the_agent_follows_the_chain_through_the_table(kb, question):
     first = run.answer.splitlines()[0]
     assert "Yerin Gong" in first or "공예린" in first, run.answer
     assert "Dohyun Maeng" not in first and "맹도현" not in first, run.answer
+    # "Nightdesk uses Tidewell" is not the system Tidewell reads from: a chain reads "uses" from its user
+    assert "Boram Ha" not in first and "하보람" not in first, run.answer
+
+
+@pytest.mark.parametrize("hangul, latin", [("프루프라인", "Proofline"), ("콜드트랙", "Coldtrack"), ("레저라인", "Ledgerline"),
+                                           ("타이드마크", "Tidemark"), ("라이트하우스", "Lighthouse"), ("블랙박스", "Blackbox")])
+def test_a_latin_name_written_in_hangul_has_its_consonant_skeleton(hangul, latin):
+    from rag.romanize import loanword_key
+
+    assert loanword_key(hangul) == loanword_key(latin), (loanword_key(hangul), loanword_key(latin))
+
+
+def test_a_question_that_writes_a_latin_name_in_hangul(kb):
+    from rag.tools.graph import GraphTool
+
+    question = "레저라인이 매출 끌어오는 시스템 있잖아, 그거 만든 팀 팀장이 누구야?"
+    assert GraphTool(kb, kb.settings).loanword_matches(question) == {"Ledgerline": "레저라인이"}
+    # too short a skeleton names nothing ("소레" is s-r: Sorae, and many other words)
+    assert GraphTool(kb, kb.settings).loanword_matches("소레 만든 팀은?") == {}
+    run = run_question(question, kb, OfflineEngine(kb.settings, clock=lambda: date(2026, 12, 1)), kb.settings)
+    first = run.answer.splitlines()[0]
+    assert "Yerin Gong" in first or "공예린" in first, run.answer
 
 
 def _fact(i, s, p, o, hit_entities=("ThermoCheck",)):
@@ -144,3 +174,23 @@ def test_names_joined_by_ampersand_and_a_relative_clause():
                      ("Dahye Lim", "belongs_to", "Soft Robotics Group")}, found
     # names that merely sit side by side stay unrelated
     assert _triples("Jiwon Hyun and Yuna Kim gave a joint talk at the Korea Veterinary Practice Forum.\n") == set()
+
+
+def test_a_chain_reads_uses_from_its_user():
+    from rag.graphstore import entity_key
+    from rag.tools.graph import chain_facts
+    from rag.types import Relation
+
+    def rel(s, p, o):
+        return Relation(source=s, predicate=p, target=o, evidence=f"{s} {p} {o}.", doc_id="d", chunk_id="d:0")
+
+    # the fact walked against its direction scores higher on its own ("Nightdesk uses Tidewell" names more of the
+    # question's words); the chain still goes the way the question asks: Tidewell —uses→ Sorae
+    ranked = [(0.9, 1, rel("Nightdesk", "uses", "Tidewell"), 0.5), (0.8, 1, rel("Tidewell", "uses", "Sorae"), 0.4),
+              (0.5, 2, rel("Sorae", "developed_by", "Digital Team"), 0.0),
+              (0.5, 2, rel("Nightdesk", "developed_by", "Front Office Team"), 0.0),
+              (0.4, 3, rel("Yerin Gong", "leads", "Digital Team"), 0.0),
+              (0.4, 3, rel("Boram Ha", "leads", "Front Office Team"), 0.0)]
+    chain = chain_facts(ranked, {entity_key("Tidewell")}, ["uses", "developed_by", "leads"])
+    assert [(e[2].source, e[2].target) for e in chain] == [("Tidewell", "Sorae"), ("Sorae", "Digital Team"),
+                                                           ("Yerin Gong", "Digital Team")], chain

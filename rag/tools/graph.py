@@ -42,6 +42,10 @@ SEEDS_PER_HIT = 3
 HIT_SEED_WEIGHT = 0.3
 RELATED_TO_WEIGHT = 0.7
 MAX_HOPS = 4  # chosen, not tuned: the longest chain a question asks that is still followed
+# relations a chain reaches from their target ("who leads the team" → person —leads→ team); the others from their
+# source. A chain fact walked the other way counts AGAINST_WEIGHT of its score (chosen, not tuned: half)
+BACKWARD_PREDICATES = frozenset({"leads", "owns"})
+AGAINST_WEIGHT = 0.5
 
 # words in a question that say which kind of fact it asks for (language: Korean, English, Chinese)
 PREDICATE_CUES: dict[str, tuple[str, ...]] = {
@@ -124,8 +128,12 @@ def chain_facts(ranked: list[tuple[float, int, Relation, float]], start: set[str
                 continue
             ends = (entity_key(rel.source), entity_key(rel.target))
             for here, there in (ends, ends[::-1]):
-                if here in best and best[here][0] + entry[0] > step.get(there, (-1.0, []))[0]:
-                    step[there] = (best[here][0] + entry[0], best[here][1] + [entry])
+                # a chain reads a relation the way the question asks it: "the system X pulls from" is X —uses→ it,
+                # "the team that built it" it —developed_by→ team, "who leads the team" person —leads→ team; a fact
+                # walked against that way counts half ("Daybreak uses X" is not the system X pulls from)
+                score = entry[0] * (1.0 if (here == ends[0]) != (pred in BACKWARD_PREDICATES) else AGAINST_WEIGHT)
+                if here in best and best[here][0] + score > step.get(there, (-1.0, []))[0]:
+                    step[there] = (best[here][0] + score, best[here][1] + [entry])
         if not step:
             break
         best = step
@@ -159,6 +167,7 @@ class GraphTool:
                          if written_as_name(query, name) or entity_key(name) not in entity_key(query)]
         from_question = from_question[:SEEDS_FROM_QUESTION]
         from_question += [n for n in self.romanized_matches(query) if n not in from_question]
+        from_question += [n for n in self.loanword_matches(query) if n not in from_question]
         from_hits: list[str] = []
         try:
             hits = self.kb.tools()["vector"].run(query, VECTOR_HITS_FOR_SEEDS)
@@ -184,6 +193,29 @@ class GraphTool:
             return {}
         stems = {name: romanized_stem(name) for name in self.kb.graph.entity_names()}
         return {name: phrases[stem] for name, stem in stems.items() if stem in phrases}
+
+    def loanword_matches(self, query: str) -> dict[str, str]:
+        """Latin entities the question writes in Hangul: "프루프라인이 … 끌어오는 시스템" names "Proofline" when the
+        consonant skeleton of a Hangul word (``rag.romanize.loanword_key``, a particle after it dropped) is that of
+        exactly one Latin entity name, and at least ``LOANWORD_KEY_MIN`` letters long.
+        Returns {entity name: the question's word for it}."""
+        from rag.romanize import LOANWORD_KEY_MIN, loanword_key
+
+        words = re.findall(r"[\uac00-\ud7a3]{2,}", query)
+        if not words:
+            return {}
+        by_key: dict[str, list[str]] = {}
+        for name in self.kb.graph.entity_names():
+            if re.fullmatch(r"[A-Za-z][A-Za-z0-9 .&'-]*", name):
+                by_key.setdefault(loanword_key(name), []).append(name)
+        out: dict[str, str] = {}
+        for word in words:
+            for form in dict.fromkeys((word, *(word[:-n] for n in (1, 2) if len(word) - n >= 2))):
+                key = loanword_key(form)
+                if len(key) >= LOANWORD_KEY_MIN and len(by_key.get(key, [])) == 1:
+                    out.setdefault(by_key[key][0], form)
+                    break
+        return out
 
     def alias_groups(self, names: list[str]) -> dict[str, list[str]]:
         """entity key -> every name of its alias group ("Quality Control Team" ↔ "품질관리팀"), from the graph's
@@ -320,7 +352,10 @@ class GraphTool:
         from_question, from_hits = self.seeds(query)
         if not from_question and not from_hits:
             return []
-        written = list(from_question)  # the names as the question writes them (before alias renaming)
+        # the names as the question writes them (before alias renaming): a name matched across scripts by the words
+        # the question uses for it ("Garam Branch" for 가람분관, "프루프라인" for Proofline)
+        written = list(from_question) + list(self.romanized_matches(query).values()) + \
+            list(self.loanword_matches(query).values())
         found_q, names_q = self.expand(from_question, hops, limit)
         found_h, names_h = self.expand(from_hits, hops, limit)
         canonical = self._canonical(query, {**names_h, **names_q})
