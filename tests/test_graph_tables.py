@@ -194,3 +194,19 @@ def test_a_chain_reads_uses_from_its_user():
     chain = chain_facts(ranked, {entity_key("Tidewell")}, ["uses", "developed_by", "leads"])
     assert [(e[2].source, e[2].target) for e in chain] == [("Tidewell", "Sorae"), ("Sorae", "Digital Team"),
                                                            ("Yerin Gong", "Digital Team")], chain
+
+
+def test_a_member_relation_answers_either_word():
+    # "속한" asks part_of (a team in a division) as well as it could ask belongs_to (a person in a team): a fact of
+    # either relation fills it
+    question = "Minji Park이 속한 팀 이름과 그 팀이 담당하는 제품을 알려줘."
+    assert {"part_of", "owns"} <= asked_relations(question)
+
+    def fact(i, s, p, o):
+        return Retrieved(id=str(i), text=f"{s} {p} {o}", source="people.md", score=1.0, tool="graph",
+                         metadata={"triple": [s, p, o], "question_entities": ["Minji Park"]})
+
+    docs = [fact(0, "Minji Park", "belongs_to", "Search Platform Team"),
+            fact(1, "Search Platform Team", "owns", "Atlas")]
+    filled, chain, path = graph_path(question, docs, [1.0, 1.0])
+    assert chain == 1.0 and path == [0, 1], (filled, path)

@@ -21,6 +21,17 @@ def _slot_term(term: str, predicate: str) -> bool:
     return False
 
 
+# relations that say the same thing of a different kind of member: a person belongs_to a team, a team is part_of a
+# division; "Minji Park이 속한 팀" asks either word
+_SAME_RELATION = {"belongs_to": "part_of", "part_of": "belongs_to"}
+
+
+def _as_asked(predicate: str, asked: set[str]) -> str:
+    """The asked relation a fact's relation fills: its own, or its twin (``_SAME_RELATION``) when only that is asked."""
+    twin = _SAME_RELATION.get(predicate)
+    return twin if predicate not in asked and twin in asked else predicate
+
+
 def graph_path(question: str, docs: Sequence[Retrieved],
                supports: Sequence[float]) -> tuple[dict[str, float], float, list[int]]:
     """Which asked relations are filled by facts connected to an entity of the question.
@@ -40,7 +51,7 @@ def graph_path(question: str, docs: Sequence[Retrieved],
         triple = (doc.metadata or {}).get("triple") or []
         if doc.tool != "graph" or len(triple) != 3 or s <= 0:
             continue
-        facts.append((pos, _norm(triple[0]), triple[1], _norm(triple[2])))
+        facts.append((pos, _norm(triple[0]), _as_asked(triple[1], asked), _norm(triple[2])))
         start |= {_norm(e) for e in (doc.metadata or {}).get("question_entities") or [] if _specific(e)}
         start |= {_norm(e) for e in (triple[0], triple[2]) if _specific(e) and _contains_phrase(q, e)}
     if not start:
