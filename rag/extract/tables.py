@@ -34,7 +34,7 @@ _NAME_CELL = re.compile(r"^[^.。!?！？:;：；]{2,60}$")
 # a person's name: two to four capitalised Latin words, or two to five Hangul / Han characters
 _PERSON = re.compile(r"^(?:(?:Dr\.?|Prof\.?)\s+)?[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){1,3}$|^[가-힣]{2,5}$|"
                      r"^[\u4e00-\u9fff]{2,5}$")
-_PERSON_PREDICATES = {"leads": True, "belongs_to": True}
+_PERSON_PREDICATES = frozenset({"leads", "belongs_to"})  # a cell for these holds a person
 
 
 def _cells(line: str) -> list[str]:
