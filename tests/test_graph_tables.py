@@ -82,7 +82,8 @@ def test_a_chunk_that_starts_inside_a_table_reads_its_header():
     before, after = "\n".join(lines[:cut]), "\n".join(lines[cut:])
     header = carried_header(before)
     assert header.startswith("| Team | Korean name | Lead |"), header
-    assert ("Dohyun Maeng", "leads", "Revenue Team") in {(s, p, t) for s, p, t, _ in table_relations(after, header)}
+    assert ("Dohyun Maeng", "leads", "Revenue Team") in {(s, p, t) for s, p, t, _ in
+                                                        table_relations(f"{header}\n{after}")}
     assert table_relations(after) == []  # without the header a row says nothing
     assert carried_header("Plain text.\n\n| a |") == ""  # no separator: not a table
 
@@ -130,9 +131,10 @@ def test_a_question_that_writes_a_latin_name_in_hangul(kb):
     assert "Yerin Gong" in first or "공예린" in first, run.answer
 
 
-def _fact(i, s, p, o, hit_entities=("ThermoCheck",)):
+def _fact(i, s, p, o, hit_entities=("ThermoCheck",), question_entities=()):
     return Retrieved(id=str(i), text=f"{s} {p} {o}", source="systems.md", score=1.0, tool="graph",
-                     metadata={"triple": [s, p, o], "question_entities": [], "hit_entities": list(hit_entities)})
+                     metadata={"triple": [s, p, o], "question_entities": list(question_entities),
+                               "hit_entities": list(hit_entities)})
 
 
 def test_a_question_naming_no_entity_is_followed_from_the_vector_hit():
@@ -202,11 +204,7 @@ def test_a_member_relation_answers_either_word():
     question = "Minji Park이 속한 팀 이름과 그 팀이 담당하는 제품을 알려줘."
     assert {"part_of", "owns"} <= asked_relations(question)
 
-    def fact(i, s, p, o):
-        return Retrieved(id=str(i), text=f"{s} {p} {o}", source="people.md", score=1.0, tool="graph",
-                         metadata={"triple": [s, p, o], "question_entities": ["Minji Park"]})
-
-    docs = [fact(0, "Minji Park", "belongs_to", "Search Platform Team"),
-            fact(1, "Search Platform Team", "owns", "Atlas")]
+    docs = [_fact(0, "Minji Park", "belongs_to", "Search Platform Team", (), ["Minji Park"]),
+            _fact(1, "Search Platform Team", "owns", "Atlas", (), ["Minji Park"])]
     filled, chain, path = graph_path(question, docs, [1.0, 1.0])
     assert chain == 1.0 and path == [0, 1], (filled, path)

@@ -79,10 +79,10 @@ def carried_header(previous_text: str) -> str:
     return ""
 
 
-def table_relations(text: str, header: str = "") -> list[tuple[str, str, str, str]]:
-    """(source, predicate, target, evidence row) of every table in ``text``; ``header``: the carried header of a
-    table the text starts inside."""
-    lines = ((header + "\n") if header else "").splitlines() + text.splitlines()
+def table_relations(text: str) -> list[tuple[str, str, str, str]]:
+    """(source, predicate, target, evidence row) of every table in ``text`` (a chunk that starts inside a table is
+    given with its ``carried_header`` in front, at ingest)."""
+    lines = text.splitlines()
     out: list[tuple[str, str, str, str]] = []
     columns: list[tuple[str, bool] | None] = []
     k = 0
@@ -97,22 +97,22 @@ def table_relations(text: str, header: str = "") -> list[tuple[str, str, str, st
             columns = columns if cells else []
             k += 1
             continue
-        subjects = _names(cells[0], person=False)[:1]
-        for (row_name, row_alias) in subjects:
-            if row_alias:
-                out.append((row_name, ALIAS_PREDICATE, row_alias, line.strip()))
-            for cell, column in zip(cells[1:], columns[1:]):
-                if column is None:
-                    continue
-                predicate, cell_first = column
-                person = cell_first and predicate in _PERSON_PREDICATES
-                for name, alias in _names(cell, person):
-                    if predicate == ALIAS_PREDICATE:
-                        out.append((row_name, predicate, name, line.strip()))
-                        continue
-                    out.append((name, predicate, row_name, line.strip()) if cell_first else
-                               (row_name, predicate, name, line.strip()))
-                    if alias:
-                        out.append((name, ALIAS_PREDICATE, alias, line.strip()))
         k += 1
+        subject = _names(cells[0], person=False)
+        if not subject:
+            continue
+        (row_name, row_alias), row = subject[0], line.strip()
+        if row_alias:
+            out.append((row_name, ALIAS_PREDICATE, row_alias, row))
+        for cell, column in zip(cells[1:], columns[1:]):
+            if column is None:
+                continue
+            predicate, cell_first = column
+            for name, alias in _names(cell, person=cell_first and predicate in _PERSON_PREDICATES):
+                if predicate == ALIAS_PREDICATE:
+                    out.append((row_name, predicate, name, row))
+                    continue
+                out.append((name, predicate, row_name, row) if cell_first else (row_name, predicate, name, row))
+                if alias:
+                    out.append((name, ALIAS_PREDICATE, alias, row))
     return out

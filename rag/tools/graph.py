@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import Any
 
 from rag.config import Settings
+from rag.engines.offline.rules import DATA_FLOW_CUES
 from rag.graphstore import entity_key, relation_id
 from rag.textutil import _HAN_RE, key_terms, tokenize
 from rag.extract import ALIAS_PREDICATE
@@ -61,11 +62,7 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
                    "university", "professor", "属于", "隶属", "成员", "大学"),
     "part_of": ("일부", "자회사", "part of", "subsidiary", "一部分", "子公司"),
     "uses": ("사용", "활용", "이용", "쓰는", "쓴다", "쓰인", "쓰이", "탑재", "uses", "use", "using", "used", "based on",
-             "使用", "采用", "用于",
-             # data taken from another system: "X가 … 읽어 오는 시스템", "the tool X pulls its numbers from"
-             "읽어오", "읽어 오", "가져오", "가져 오", "불러오", "불러 오", "끌어오", "끌어 오", "받아오", "받아 오",
-             "pull", "fetch", "relies on", "rely on", "leans on", "lean on", "depends on", "depend on",
-             "读取", "调取", "获取", "拉取", "依赖"),
+             "使用", "采用", "用于") + DATA_FLOW_CUES,
     "acquired": ("인수", "acquired", "bought", "acquisition", "收购"),
 }
 
@@ -157,17 +154,17 @@ class GraphTool:
             return False, "the knowledge graph has no facts yet: ingest documents first"
         return True, f"{counts.get('entities', 0)} entities, {counts.get('relations', 0)} relations"
 
-    def seeds(self, query: str) -> tuple[list[str], list[str]]:
+    def seeds(self, query: str, across: dict[str, str]) -> tuple[list[str], list[str]]:
         """(entities named in the question, entities named in the top vector hit). A question's word that only shares
-        its letters with a name ("how" with a heading's "HOW") is no seed (``written_as_name``)."""
+        its letters with a name ("how" with a heading's "HOW") is no seed (``written_as_name``); ``across``: the
+        entities the question names in another script (``romanized_matches``, ``loanword_matches``)."""
         from rag.extract import written_as_name
 
         graph = self.kb.graph
         from_question = [name for name in graph.search_entities(query, limit=SEEDS_FROM_QUESTION * 2)
                          if written_as_name(query, name) or entity_key(name) not in entity_key(query)]
         from_question = from_question[:SEEDS_FROM_QUESTION]
-        from_question += [n for n in self.romanized_matches(query) if n not in from_question]
-        from_question += [n for n in self.loanword_matches(query) if n not in from_question]
+        from_question += [n for n in across if n not in from_question]
         from_hits: list[str] = []
         try:
             hits = self.kb.tools()["vector"].run(query, VECTOR_HITS_FOR_SEEDS)
@@ -349,17 +346,18 @@ class GraphTool:
         # The store raises ToolUnavailable when it is unreachable; any other exception is a fault, not "unavailable":
         # it propagates and the retrieval step records it as an error.
         graph = self.kb.graph
-        from_question, from_hits = self.seeds(query)
+        romanized = self.romanized_matches(query)
+        across = {**romanized, **self.loanword_matches(query)}
+        from_question, from_hits = self.seeds(query, across)
         if not from_question and not from_hits:
             return []
         # the names as the question writes them (before alias renaming): a name matched across scripts by the words
         # the question uses for it ("Garam Branch" for 가람분관, "프루프라인" for Proofline)
-        written = list(from_question) + list(self.romanized_matches(query).values()) + \
-            list(self.loanword_matches(query).values())
+        written = list(from_question) + list(across.values())
         found_q, names_q = self.expand(from_question, hops, limit)
         found_h, names_h = self.expand(from_hits, hops, limit)
         canonical = self._canonical(query, {**names_h, **names_q})
-        for name, phrase in self.romanized_matches(query).items():  # "가람분관 (Garam Branch)"
+        for name, phrase in romanized.items():  # "가람분관 (Garam Branch)"
             shown = f"{name} ({phrase})"
             for member in {**names_q, **names_h}.get(entity_key(name), [name]):
                 canonical[entity_key(member)] = shown

@@ -151,6 +151,13 @@ VALUE_QUESTION = re.compile(
 CHAIN_PATTERN = re.compile(r"\S+의\s+\S+의\s+")  # "A의 B의 C": a path through two relations
 HOW_CONNECTED = re.compile(r"\bhow (is|are) .+ (connected|related|linked) (to|with)\b")
 
+# language: words that ask for the system another one takes its data from ("X가 … 읽어 오는 시스템", "the tool X pulls
+# its numbers from", "X读取数据的系统"): a "uses" relation. One list for the offline engine (RELATION_SLOTS) and the graph
+# tool (rag.tools.graph.PREDICATE_CUES). Not tuned on a corpus
+DATA_FLOW_CUES = ("읽어오", "읽어 오", "가져오", "가져 오", "불러오", "불러 오", "끌어오", "끌어 오", "받아오", "받아 오",
+                  "pull", "fetch", "relies on", "rely on", "leans on", "lean on", "depends on", "depend on",
+                  "读取", "调取", "获取", "拉取", "依赖")
+
 # Which relation a question asks about ("어느 도시" → located_in): graph facts whose predicate fills an asked
 # relation count its cue word as covered, so "Hanbit Research는 대전에 있다" answers "어느 도시" without the word "도시".
 RELATION_SLOTS: tuple[tuple[str, str], ...] = (
@@ -162,8 +169,7 @@ RELATION_SLOTS: tuple[tuple[str, str], ...] = (
     ("founded_by", r"설립|창업|창립|founded|founder|创立|创始"),
     ("owns", r"담당|맡|운영|소유|owns?|responsible|maintain|runs?|operat|负责(?!人)"),  # 负责人 is the person in charge (leads)
     ("uses", r"사용|쓰는|쓰인|쓰이|활용|이용|탑재|uses?|using|used|使用|采用|用于|"
-             # data taken from another system (graph.PREDICATE_CUES says the same): "X가 … 읽어 오는 시스템"
-             r"(?:읽어|가져|불러|끌어|받아)\s?오|\bpull|\bfetch|\b(?:relies|rely|leans?|depends?) on|读取|调取|获取|拉取|依赖"),
+             + "|".join((r"\b" if c.isascii() else "") + re.escape(c) for c in DATA_FLOW_CUES)),
     ("part_of", r"일부|속한|part of|部分"),
 )
 
