@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from rag.engines.offline.answertype import WEAK, asked_type
+from rag.engines.offline.answertype import STRONG, WEAK, asked_type
 from rag.engines.offline.coverage import checkable_terms, coverage_of, question_terms
 from rag.engines.offline.gapfill import compose_gaps, describe
 from rag.engines.offline.relations import asked_relations, graph_path
@@ -256,10 +256,14 @@ class Answerer:
         found: list[tuple[str, int, str]] = []
         missing: list[str] = []
         # each key term is shown in the sentence answer selection ranks best among those that contain it (not the
-        # first one in document order, often an aside that merely names it); else the first sentence that does
+        # first one in document order, often an aside that merely names it); else the first sentence that does.
+        # When the question asks for a kind of value (a date, an amount …), a sentence that states one comes first:
+        # "Which opened earlier, A or B?" shows each side's opening year, not a sentence naming both sides
         ranked = self._rank_sentences(question, terms, pool) if pool else []
         in_order = [(pos, sentence) for pos, doc in enumerate(pool) for sentence in _sentences(doc.text)]
-        best_first = [(c.pos, c.text) for c in ranked if not c.title] + in_order
+        usable = [c for c in ranked if not c.title]
+        best_first = ([(c.pos, c.text) for c in usable if c.fits == STRONG]
+                      + [(c.pos, c.text) for c in usable if c.fits != STRONG] + in_order)
         for t in terms:
             hit = next(((t, pos, _clean_sentence(sentence)) for pos, sentence in best_first
                         if coverage_of([t], sentence).credit[t] > 0), None)
