@@ -37,10 +37,14 @@ AGGREGATE_CUES: dict[str, tuple[str, ...]] = {
             "maximum", "max", "biggest", "longest", "peak"),
     "min": ("최소", "가장 적", "가장 낮", "가장 작", "가장 짧", "제일 적", "제일 낮", "최저", "least", "lowest", "smallest",
             "minimum", "min", "fewest", "shortest"),
-    "sum": ("합계", "총", "합친", "합하면", "전체", "모두", "누적", "total", "sum", "overall", "altogether", "in all",
-            "combined"),
+    "sum": ("합계", "총", "합친", "합하면", "전체", "모두", "누적", "total", "totals", "totalled", "totaled", "sum", "sums",
+            "summed", "summing", "added up", "add up", "overall", "altogether", "in all", "combined"),
     "count": ("몇 개", "몇 곳", "몇 가지", "몇 번", "몇 건", "몇 명", "how many", "number of", "count"),
 }
+# language: column headers that name a count of people ("인원(headcount)", "人数", "staff"), for a "how many people"
+# question that fixes one row (``_counted_column``)
+COUNT_HEADERS = ("인원", "인력", "사람 수", "직원 수", "headcount", "head count", "people", "staff", "employees",
+                 "members", "人数", "人員", "人员", "员工数", "成员数")
 WHICH_CUES = ("어느", "어떤", "무엇", "누가", "어디", "which", "what", "who")
 GROUP_SUFFIX = re.compile(r"(\S+?)\s*(?:별|마다)(?:로)?(?=\s|$|[은는의을를이가,.?])")
 GROUP_EN = re.compile(r"\b(?:by|per|each)\s+([a-z][a-z_ ]{1,30}?)(?=\b|$)", re.I)
@@ -376,6 +380,11 @@ def plan_sql(question: str, tables: list[TableInfo], store: TableStore, matcher:
     if compared and dim is None:  # several values of one column named ('Atlas와 Nuri'): one row per value
         dim, grouped = compared[0], True
         why.append(f"group: one row per named value of {dim.name!r}")
+    if measure is None and (fn == "count" or fn is None):
+        counted = _counted_column(question, table, store, info["filters"])
+        if counted is not None:  # "how many people are on team X": the row of X holds the count
+            measure, how = counted
+            why.append(f"measure {measure.name!r}: {how}")
     if measure is None:
         if fn == "count" or fn is None:
             sql = f"SELECT COUNT(*) AS {_quote('rows (count)')} FROM {_quote(table.name)}{where_sql}"
@@ -405,6 +414,37 @@ def plan_sql(question: str, tables: list[TableInfo], store: TableStore, matcher:
     return SqlPlan(sql, table.name, "scalar", "; ".join(why + [f"{agg}({measure.name})"
                                                                 + ("" if fn else " (no statistic word: the sum)")]),
                    named_values, True)
+
+
+def _counted_column(question: str, table: TableInfo, store: TableStore,
+                    filters: list[tuple[Any, str, Any, str]]) -> tuple[Any, str] | None:
+    """The numeric column a "how many" question reads when counting rows would be meaningless: the question fixes
+    one row by a column whose values are all different (a key: "Search Platform Team에는 사람이 몇 명", "how many
+    people are on X"), so COUNT(*) is 1 by construction. The count then is a value of that row: the table's one
+    numeric column that is not a year, or, when the question counts people, the column whose header names a count of
+    people (``COUNT_HEADERS``). None when no such column is clear."""
+    keyed = [col for col, op, _v, _h in filters if op == "=" and col.type == "VARCHAR"
+             and len(store.distinct_values(table.name, col.name, 500)) == table.n_rows]
+    if not keyed:
+        return None
+    numeric = []
+    for col in table.columns:
+        if col.type not in ("BIGINT", "DOUBLE"):
+            continue
+        values = store.distinct_values(table.name, col.name, 60) if col.type == "BIGINT" else []
+        if values and all(isinstance(v, int) and 1900 <= v <= 2100 for v in values):
+            continue  # a year column is a dimension
+        numeric.append(col)
+    fixed = f"{keyed[0].name!r} fixes one row (its values are all different), so COUNT(*) would be 1"
+    if len(numeric) == 1:
+        return numeric[0], f"{fixed}; the table's one numeric column holds the count"
+    from rag.engines.offline.answertype import asked_type
+
+    if "person" in asked_type(question).units:
+        people = [c for c in numeric if any(norm(w) in norm(c.name) for w in COUNT_HEADERS)]
+        if len(people) == 1:
+            return people[0], f"{fixed}; the question counts people and {people[0].name!r} names a count of people"
+    return None
 
 
 # ---- on-target judgement (seed 002) ---------------------------------------------------------------------------------
