@@ -110,3 +110,77 @@ def test_a_count_of_people_needs_a_column_that_names_people(tool):
 def test_an_inflected_sum_word_asks_for_a_sum(question):
     # the statistic word is what sends an aggregate question to the tables (rag.engines.offline.kinds)
     assert detect_function(question) == "sum"
+
+
+# ---- a comparison that asks about nothing but the names -------------------------------------------------------------
+TEAMS_KO = ("# 팀과 제품\n\n"
+            "Search Team은 Lumen을 맡는다. Lumen의 색인, 검색 순위, 품질 평가가 모두 이 팀의 일이다.\n\n"
+            "Care Team은 Sori를 맡는다. Sori의 대화 흐름과 상담원 연결을 이 팀이 만든다.\n")
+PRODUCTS_KO = ("# 회사 소개\n\n"
+               "## 제품\n\n"
+               "- Lumen: 사내 문서를 찾아 주는 검색 서비스\n"
+               "- Sori: 고객 상담에 쓰이는 챗봇\n")
+
+
+@pytest.mark.parametrize("name, text, expected", [
+    ("lumen", "- Lumen: 사내 문서를 찾아 주는 검색 서비스", True),
+    ("lumen", "Lumen is the enterprise search service of the company.", True),
+    ("sori", "Sori는 Lumen의 결과를 받아 답한다.", True),
+    ("sori", "Sori（索里）是一个聊天机器人。", True),
+    ("lumen", "Lumen의 색인과 순위 평가가 모두 이 팀의 일이다.", False),  # a genitive: the sentence is about the work
+    ("sori", "Care Team은 Sori를 맡는다.", False),  # an object
+    ("lumen", "Lumens are a unit of light.", False),
+])
+def test_a_sentence_that_says_what_a_name_is(name, text, expected):
+    from rag.engines.offline.selection import defines
+
+    assert defines(name, text) is expected
+
+
+@pytest.mark.parametrize("question", ["Lumen과 Sori의 차이점은 무엇인가요?", "Lumen과 Sori는 어떻게 다른가요?"])
+def test_a_comparison_of_two_names_quotes_what_each_one_is(settings, question):
+    engine = OfflineEngine(settings, clock=lambda: date(2026, 12, 1))
+    docs = [Retrieved(id=f"{source}#0", text=text, source=source, score=1.0, tool="vector", doc_id=source,
+                      chunk_index=0) for source, text in (("teams.md", TEAMS_KO), ("products.md", PRODUCTS_KO))]
+    # the team document comes first and says more about each name; the product list says what each one is
+    answer = engine.generate(question, docs, [Grade("correct", 0.8, "test")] * 2, "answer")
+    assert "검색 서비스" in answer.text and "챗봇" in answer.text, answer.text
+
+
+# ---- a name asked by its initials, or spelled out where the graph has the initials -------------------------------
+PAPERS = ("# Ranking methods\n\n"
+          "ZRF was proposed by Mira Lind in 2011. Mira Lind is a professor at the University of Tartu.\n\n"
+          "The Quiet Window Method was proposed by Ansel Berg. Ansel Berg is a researcher at Lakeside Institute.\n")
+
+
+@pytest.fixture(scope="module")
+def papers_kb(tmp_path_factory):
+    from tests.support.kb import build_kb
+
+    kb = build_kb(tmp_path_factory.mktemp("acronyms"), {"papers.md": PAPERS})
+    yield kb
+    kb.close()
+
+
+def test_initials_of_a_spelled_out_name():
+    from rag.tools.graph import initials
+
+    assert initials("Reciprocal Rank Fusion") == "RRF"
+
+
+def test_a_graph_name_is_found_by_its_spelled_out_form_and_by_its_initials(papers_kb):
+    tool = papers_kb.tools()["graph"]
+    assert tool.acronym_matches("Zeta Rank Fusion을 제안한 사람은 어느 대학 소속이에요?") == {"ZRF": "Zeta Rank Fusion"}
+    assert "Quiet Window Method" in tool.acronym_matches("Who proposed QWM?")
+    assert tool.acronym_matches("Who proposed the Zeta Ranking?") == {}  # not the initials of ZRF
+
+
+@pytest.mark.parametrize("question", ["Zeta Rank Fusion을 처음 제안한 사람은 어느 대학 소속이에요?",
+                                      "Which university is the person who proposed Zeta Rank Fusion at?"])
+def test_the_agent_follows_a_chain_from_a_spelled_out_name(papers_kb, question):
+    from rag.variants import run_question
+
+    run = run_question(question, papers_kb, OfflineEngine(papers_kb.settings, clock=lambda: date(2026, 12, 1)),
+                       papers_kb.settings)
+    assert run.error is None, run.error
+    assert "University of Tartu" in run.answer.splitlines()[0], run.answer

@@ -144,15 +144,20 @@ class EvidenceSelector:
 
     def _one_sentence_per_name(self, question: str, terms: Sequence[str], ranked: list[Candidate]) -> list[Candidate]:
         """A comparison ("Atlas와 Nuri는 어떻게 다른가요?"): for each name the question compares, its best sentence,
-        preferring one about that name alone."""
+        preferring one about that name alone. When the question asks about nothing but the names ("What is the
+        difference between Atlas and Nuri?"), a sentence that says what the name is comes first (``defines``)."""
         names = [t for t in terms if _name_like(t, question)]
+        names_only = len(names) == len(terms)
         chosen: list[Candidate] = []
         for name in names[: self.rules.max_evidence]:
             about = [c for c in ranked if name in c.cov.covered and c not in chosen]
             if not about:
                 continue
-            alone = [c for c in about if not any(o in c.cov.covered for o in names if o != name)]
-            chosen.append((alone or about)[0])
+            if names_only:
+                chosen.append(compared_order(name, names, about)[0])
+            else:
+                alone = [c for c in about if not any(o in c.cov.covered for o in names if o != name)]
+                chosen.append((alone or about)[0])
         return chosen
 
     def _rank_sentences(self, question: str, terms: Sequence[str], docs: Sequence[Retrieved],
@@ -422,6 +427,30 @@ class EvidenceSelector:
                 nxt.why = "continues the sentence before it"
                 out.append(nxt)
         return out
+
+
+# language: a sentence that says what a name is — the name first (after a list marker or "The"), then a colon, a
+# Korean topic or subject particle, "is / are / was", or Chinese 是 / 为 (a bracketed gloss may come between):
+# "- Atlas: 기업 내부 문서를 찾아 주는 검색 서비스", "Atlas is the enterprise search service …", "Nuri는 … 챗봇이다",
+# "Nuri（努里）是 …"
+_DEFINES_AFTER = r"\s*(?:[（(][^）)]{1,40}[）)]\s*)?(?:[:：]|(?:은|는|이란|이|가)(?=\s)|\s(?:is|are|was)\b|是|为)"
+
+
+def defines(name: str, text: str) -> bool:
+    """The sentence begins by saying what ``name`` is (``_DEFINES_AFTER``)."""
+    body = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s+", "", text).strip()
+    return re.match(rf"(?:the\s+)?{re.escape(name)}{_DEFINES_AFTER}", body, re.IGNORECASE) is not None
+
+
+def compared_order(name: str, names: Sequence[str], about: list[Candidate]) -> list[Candidate]:
+    """The sentences about one compared name, in the order a comparison that asks about nothing but the names quotes
+    them: the ones that say what the name is (``defines``) first, and within each group the ones about that name
+    alone (no other compared name) first; otherwise in their given (rank) order."""
+    def key(c: Candidate) -> tuple[int, int]:
+        alone = not any(o in c.cov.covered for o in names if o != name)
+        return (0 if defines(name, c.text) else 1, 0 if alone else 1)
+
+    return sorted(about, key=key)  # stable: the rank order within each group
 
 
 def _values_of(c: Candidate, asked: AskedType) -> list[str]:
