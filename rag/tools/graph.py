@@ -138,6 +138,17 @@ def chain_facts(ranked: list[tuple[float, int, Relation, float]], start: set[str
     return found if len(found) >= 2 else []
 
 
+# language: a name spelled out in capitalised words ("Reciprocal Rank Fusion", "Quality Control Team") and an acronym
+# ("RRF", "QCT"); a name's initials are the first letters of its words
+_SPELLED_OUT = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
+_ACRONYM = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2,6}(?![A-Za-z0-9])")
+
+
+def initials(name: str) -> str:
+    """"Reciprocal Rank Fusion" → "RRF"."""
+    return "".join(word[0] for word in name.split())
+
+
 class GraphTool:
     name = "graph"
 
@@ -212,6 +223,26 @@ class GraphTool:
                 if len(key) >= LOANWORD_KEY_MIN and len(by_key.get(key, [])) == 1:
                     out.setdefault(by_key[key][0], form)
                     break
+        return out
+
+    def acronym_matches(self, query: str) -> dict[str, str]:
+        """Entities the question names by their initials, or in full where the graph has the initials: "Reciprocal
+        Rank Fusion을 제안한 사람" names "RRF", "Who proposed RRF?" names "Reciprocal Rank Fusion" (``initials``: the
+        capitals of two or more capitalised words). Returns {entity name: the question's words for it}."""
+        spelled = {m.group(0): initials(m.group(0)) for m in _SPELLED_OUT.finditer(query)}
+        capitals = set(_ACRONYM.findall(query))
+        if not spelled and not capitals:
+            return {}
+        out: dict[str, str] = {}
+        names = self.kb.graph.entity_names()
+        present = set(names)
+        for phrase, short in spelled.items():
+            if short in present:
+                out.setdefault(short, phrase)
+        if capitals:
+            for name in names:
+                if _SPELLED_OUT.fullmatch(name) and initials(name) in capitals:
+                    out.setdefault(name, initials(name))
         return out
 
     def alias_groups(self, names: list[str]) -> dict[str, list[str]]:
@@ -347,7 +378,7 @@ class GraphTool:
         # it propagates and the retrieval step records it as an error.
         graph = self.kb.graph
         romanized = self.romanized_matches(query)
-        across = {**romanized, **self.loanword_matches(query)}
+        across = {**romanized, **self.loanword_matches(query), **self.acronym_matches(query)}
         from_question, from_hits = self.seeds(query, across)
         if not from_question and not from_hits:
             return []
