@@ -184,3 +184,55 @@ def test_the_agent_follows_a_chain_from_a_spelled_out_name(papers_kb, question):
                        papers_kb.settings)
     assert run.error is None, run.error
     assert "University of Tartu" in run.answer.splitlines()[0], run.answer
+
+
+# ---- a cause asked the way people ask it, from the section of the event the question names -------------------------
+@pytest.mark.parametrize("question", [
+    "Everyone said the ferry delay was down to the fog. Was it, or what actually went wrong?",
+    "The outage was first blamed on the storm. What was really behind it?",
+    "How come the alarm never went off?",
+    "지난달 정전, 진짜로는 뭐가 문제였던 거죠?",
+    "그 사고는 어쩌다 일어난 거예요?",
+    "那次停电到底是怎么回事？",
+    "警报怎么一个都没响？",
+])
+def test_the_ways_people_ask_for_a_cause(question):
+    from rag.engines.offline.semantics import question_intents
+
+    assert asked_type(question).cause and "cause" in question_intents(question)
+
+
+@pytest.mark.parametrize("question", ["How do I get down to the harbour?", "What happened after the meeting?",
+                                      "문제가 생기면 어떻게 하나요?"])
+def test_questions_that_ask_no_cause(question):
+    assert not asked_type(question).cause
+
+
+SUMMARY_EN = ("# Incident report: cold water at the Riverside hotel, 9 April 2026\n\n"
+              "## Summary\n\n"
+              "On 9 April guests on floors 3 to 6 of the Riverside hotel had only cold water for four hours.\n")
+CAUSE_EN = ("## Root cause\n\n"
+            "The boiler was never at fault: its log shows it ran normally all night. "
+            "The loop for floors 3 to 6 had been turned down on purpose. "
+            "The building system believed those floors were empty. "
+            "It took its occupancy from the linen system, which had skipped a tentative group booking. "
+            "No alarm went off because the building system mutes alarms for loops it turns down itself.\n")
+OTHER_EN = ("## Root cause\n\n"
+            "Because the boiler settings of another hotel had been copied, guests got cold showers on each peak "
+            "night.\n")
+
+
+def test_a_cause_comes_from_the_section_of_the_event_the_question_names(settings):
+    # the other hotel's cause section states a cause with "because" and the question's words (boiler, cold showers);
+    # the question names Riverside and April, which only the incident's first chunk names
+    engine = OfflineEngine(settings, clock=lambda: date(2026, 12, 1))
+    docs = [Retrieved(id=f"{doc_id}:{k}", text=text, source=f"{doc_id}.md", score=1.0, tool="vector", doc_id=doc_id,
+                      chunk_index=k)
+            for doc_id, k, text in (("overbooking", 1, OTHER_EN), ("riverside", 0, SUMMARY_EN),
+                                    ("riverside", 1, CAUSE_EN))]
+    answer = engine.generate("Everyone says the cold showers at Riverside in April were down to the boiler. "
+                             "Was it, or what actually went wrong?", docs,
+                             [Grade("correct", 0.8, "test")] * 3, "answer")
+    assert "another hotel" not in answer.text, answer.text
+    # the whole cause section is read: the booking that was skipped is its fourth sentence
+    assert "tentative group booking" in answer.text, answer.text

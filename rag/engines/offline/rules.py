@@ -268,7 +268,12 @@ LANGUAGE_ANCHORS: dict[str, tuple[str, ...]] = {
 # heading that scopes the answer ("## Root cause", "## 원인", "## 原因"). Sentences under a matching heading are
 # preferred as evidence (bonus added to their rank).
 INTENT_CUES: dict[str, str] = {
-    "cause": r"\bwhy\b|\bcause[sd]?\b|\breasons?\b|\broot.cause|원인|이유|왜|때문|原因|为什么|为何|起因",
+    # … and the ways a question asks what really lay behind an event ("what went wrong", "what was behind it",
+    # "down to / blamed on", "뭐가 문제였", "어쩌다", "怎么会", "问题出在", "怎么 … 没 …"): language, not tuned
+    "cause": r"\bwhy\b|\bcause[sd]?\b|\breasons?\b|\broot.cause|\bwent wrong\b|\b(?:was|is|were|really|actually) behind\b|"
+             r"\b(?:was|were|is|are|been) down to\b|\bblamed? (?:on|for)\b|\bto blame\b|\bhow come\b|"
+             r"원인|이유|왜|때문|어째서|어쩌다|(?:뭐|무엇|무슨|어떤\s?게)가?\s?문제(?:였|이었|였던|인|야|예요|입니까|가)|"
+             r"原因|为什么|为何|为啥|起因|怎么会|怎么回事|问题出在|出了什么问题|什么问题|怎么[^？?，,。]{0,20}[没不]",
     # not a bare "어떻게" / "如何": "근무 시간은 어떻게 되나요?" asks for a value, not a procedure
     "procedure": r"\bhow (?:do|can|should) (?:i|we|you)\b|\bhow to\b|\bsteps?\b|\bprocedure\b|\bprocess\b|"
                  r"\bfollow.up\b|\bfix(?:ed)?\b|방법|절차|순서|조치|대응|步骤|流程|措施|处理方法",
@@ -326,6 +331,11 @@ PROCEDURE_QUESTION = re.compile(
 # best-matching section are quoted in document order, up to this many, when that section's best sentence ranks at
 # least this share of the best sentence overall
 PROCEDURE_MAX_STEPS = 8
+# a cause question answered from a section of that kind ("## Root cause", "## 원인") quotes up to this many of its
+# sentences, the best one first, then the rest in document order (chosen like PROCEDURE_MAX_STEPS, not tuned: a
+# root-cause paragraph often rules out the first explanation before it states the cause; checked on the dev corpora,
+# docs/evaluation.md, fourteenth session)
+CAUSE_SECTION_MAX = 6
 # answer selection (chosen, not tuned: one rank point is a sentence's full key-term coverage): a title or section line
 # of a plain-text document (a line alone between blank lines, no sentence-final punctuation) names a topic and
 # states nothing, so it ranks this much lower than a sentence (a procedure's lead line keeps its rank)

@@ -9,8 +9,9 @@ from typing import Sequence
 
 from rag.engines.offline.answertype import NONE, STRONG, WEAK, AskedType, asked_type, fit, stated_values, states_cause
 from rag.engines.offline.coverage import Coverage, _name_like, checkable_terms, coverage_of, question_terms
+from rag.engines.offline.text import _is_number
 from rag.engines.offline.parts import asked_parts
-from rag.engines.offline.rules import (HEADING_MAX, CAUSE_BONUS, COMPARED_SIDE_MIN, CONTINUATION_START,
+from rag.engines.offline.rules import (HEADING_MAX, CAUSE_BONUS, CAUSE_SECTION_MAX, COMPARED_SIDE_MIN, CONTINUATION_START,
                                        INTENT_HEADING_BONUS,
                                        PROCEDURE_LIST_SHARE, PROCEDURE_MAX_STEPS, SECOND_SOURCE_SHARE, WANTS_NUMBER,
                                        SECTION_BONUS_MIN_SEMANTIC, SEMANTIC_RANK_WEIGHT, SENTENCE_MIN_RANK,
@@ -338,11 +339,15 @@ class EvidenceSelector:
             if steps:
                 return _why(steps, "a step of the best-matching list")
         asked = asked_type(question)
-        section = [c for c in ranked if c.pos == top.pos and c.scoped]
+        section = [c for c in ranked if c.pos == self._event_document(question, terms, docs, ranked, top.pos)
+                   and c.scoped]
         if section:
             first = section[0]
             rest = sorted((c for c in section if c is not first and c.heading == first.heading), key=lambda c: c.index)
-            chosen = [first] + _why(rest[: self.rules.max_evidence - 1], f"same section '{first.heading}'")
+            # a cause section is read whole, up to CAUSE_SECTION_MAX sentences: the real cause is often its last
+            # sentences, after the first explanation is ruled out ("Boiler No. 2 was never at fault …")
+            limit = CAUSE_SECTION_MAX if "cause" in question_intents(question) else self.rules.max_evidence
+            chosen = [first] + _why(rest[: limit - 1], f"same section '{first.heading}'")
             first.why = f"under the heading '{first.heading}' (the kind of question asked)"
             return self._with_neighbours(self._with_asked_type(asked, ranked, chosen), ranked)
         chosen = [top]
@@ -362,6 +367,31 @@ class EvidenceSelector:
             ranked[1].why = "a second source that supports it"
             chosen.append(ranked[1])
         return self._with_neighbours(self._with_asked_type(asked, ranked, chosen), ranked)
+
+    @staticmethod
+    def _event_document(question: str, terms: Sequence[str], docs: Sequence[Retrieved], ranked: list[Candidate],
+                        top: int) -> int:
+        """The document whose section of the asked kind answers a cause / procedure question: the best sentence's
+        document, unless another document with such a section names more of what the question names — its names and
+        numbers ("Daegu", "March", "2025") — in the chunks of it the context holds (the title may be in another chunk
+        than the section) or in the headings above its sentences. The best-matching sentence can sit in another
+        event's "원인" section: "the cold showers in Daegu in March" is not the overbooking at Bomun."""
+        marks = [t for t in terms if _is_number(t) or _name_like(t, question)]
+        scoped = {c.pos for c in ranked if c.scoped}
+        if not marks or not scoped or scoped == {top}:
+            return top
+
+        def named(pos: int) -> int:
+            # the document as far as the context holds it: every chunk of the same document (the title may be in
+            # another chunk than the section) and the headings above the sentences
+            doc_id = docs[pos].doc_id or docs[pos].id
+            same = [k for k, d in enumerate(docs) if (d.doc_id or d.id) == doc_id]
+            headings = {c.heading for c in ranked if c.pos in same and c.heading}
+            cov = coverage_of(marks, "\n".join([*(docs[k].text for k in same), *headings]))
+            return sum(1 for t in marks if cov.credit.get(t, 0.0) > 0)
+
+        best = max(sorted(scoped), key=named)
+        return best if named(best) > named(top) else top
 
     def _with_asked_type(self, asked: AskedType, ranked: list[Candidate], chosen: list[Candidate]) -> list[Candidate]:
         """When the question asks for a kind of value (a year, days, people, money …) or a cause and no quoted
