@@ -236,3 +236,22 @@ def test_a_cause_comes_from_the_section_of_the_event_the_question_names(settings
     assert "another hotel" not in answer.text, answer.text
     # the whole cause section is read: the booking that was skipped is its fourth sentence
     assert "tentative group booking" in answer.text, answer.text
+
+
+# ---- a byline is not an answer ---------------------------------------------------------------------------------------
+EXCHANGE_ZH = ("# 交换项目通知\n\n"
+               "*Institute for Materials, Seon University. Updated November 2026.*\n\n"
+               "报名材料包括推荐信一封和研究计划一份。\n"
+               "请将全部材料发送给国际交流处。\n")
+
+
+def test_a_byline_is_not_quoted_as_the_answer(settings):
+    from rag.engines.offline.selection import _bylines
+
+    assert _bylines(EXCHANGE_ZH) == ["Institute for Materials, Seon University. Updated November 2026."]
+    engine = OfflineEngine(settings, clock=lambda: date(2026, 12, 1))
+    doc = Retrieved(id="exchange.md#0", text=EXCHANGE_ZH, source="exchange.md", score=1.0, tool="vector",
+                    doc_id="exchange.md", chunk_index=0)
+    answer = engine.generate("报名交换项目要交什么材料？什么时候更新的？", [doc], [Grade("correct", 0.8, "test")],
+                             "answer")
+    assert "推荐信" in answer.text.splitlines()[0], answer.text

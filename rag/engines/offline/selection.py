@@ -91,6 +91,22 @@ def _title_lines(text: str) -> set[str]:
     return out
 
 
+def _bylines(text: str) -> list[str]:
+    """The bylines of a document: lines set wholly in emphasis ("_Owner: Digital Team. Revised October 2026._",
+    "*Updated January 2026. Internal use.*"). They say who keeps the document and when, not a fact of its matter;
+    each sentence of one ranks as a title does."""
+    return [_line_key(m.group(2)) for m in _BYLINE.finditer(text)]
+
+
+_BYLINE = re.compile(r"^[ \t]*([_*])(?![_*\s])(.+?)(?<![_*\s])\1[ \t]*$", re.M)
+
+
+def _line_key(text: str) -> str:
+    """A line as ``_title_lines`` keeps it: spaces collapsed, emphasis markers at its ends removed (the sentence
+    splitter keeps a byline's closing "_" and drops its opening one as a list marker)."""
+    return " ".join(text.strip().strip("_*").split())
+
+
 def _numbered_items(text: str) -> set[str]:
     """The texts of the numbered list items of a document ("1. …", "2) …"), markers removed."""
     out: set[str] = set()
@@ -187,6 +203,7 @@ class EvidenceSelector:
             doc_cov = coverage_of(terms, doc.text).as_written()
             items = _list_items(doc.text)
             titles = _title_lines(doc.text)
+            bylines = _bylines(doc.text)
             numbered = _numbered_items(doc.text)
             check, share = checkable_terms(terms, question, doc.text, doc_cov)
             for j, unit in enumerate(ev.units):
@@ -224,7 +241,8 @@ class EvidenceSelector:
                     rank += CAUSE_BONUS  # a heading of the cause section already says so (INTENT_HEADING_BONUS)
                 if scoped and (lex > 0 or sem > SECTION_BONUS_MIN_SEMANTIC):
                     rank += INTENT_HEADING_BONUS
-                title = " ".join(unit.text.split()) in titles
+                key = _line_key(unit.text)
+                title = " ".join(unit.text.split()) in titles or any(key and key in b for b in bylines)
                 if title:  # a title states nothing: the sentences under it answer (kept for a procedure's lead line)
                     rank -= TITLE_PENALTY
                 ranked.append(Candidate(rank - 0.01 * pos, pos, j, unit.text, cov, sem, unit.section, scoped,
