@@ -246,7 +246,7 @@ EXCHANGE_ZH = ("# 交换项目通知\n\n"
 
 
 def test_a_byline_is_not_quoted_as_the_answer(settings):
-    from rag.engines.offline.selection import _bylines
+    from rag.engines.offline.layout import _bylines
 
     assert _bylines(EXCHANGE_ZH) == ["Institute for Materials, Seon University. Updated November 2026."]
     engine = OfflineEngine(settings, clock=lambda: date(2026, 12, 1))

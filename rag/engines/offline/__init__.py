@@ -9,6 +9,7 @@
 | ``rewriting.py`` | ``rewrite`` — the next query |
 | ``answering.py`` | ``generate`` — extractive, graph-path (hop by hop), naive and partial answers |
 | ``selection.py`` | which sentences an answer quotes (meaning, key terms, numbers, the section a question asks for) |
+| ``layout.py`` | how a document's lines are laid out: list items, numbered steps, titles, bylines, table rows |
 | ``semantics.py`` | question ↔ sentence similarity across languages (sentence vectors from ``rag.sentences``) |
 | ``temporal.py`` | today's date (a settable clock) and time relative to it and to the knowledge base |
 | ``direct.py`` | direct answers (arithmetic, translation, code recipes) |

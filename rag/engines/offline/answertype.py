@@ -20,6 +20,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from rag.engines.offline.rules import CAUSE_ASKED
+
 STRONG, WEAK, OTHER, NONE = 3, 2, 1, 0
 
 # ---- units: class → words (language) ---------------------------------------------------------------------------------
@@ -289,11 +291,8 @@ _UNTIL = re.compile(r"언제까지|몇\s?(?:년|월|일|시)\s?까지|\b(?:until
                     r"\bvalid (?:until|through)\b|到什么时候|到何时|到哪天|到几号|截止到?(?:什么时候|何时|哪天)")
 _END_STATED = re.compile(r"까지|만료|종료|\b(?:until|till|through|expires?|expiry|ends?|ending|runs? out|valid to)\b|"
                          r"至(?!少|多|今|于|於)|到期|截止|为止|為止|届满|屆滿|结束|結束|到\s?\d", re.I)
-_CAUSE = re.compile(r"\bwhy\b|\bcause[sd]?\b|\breasons?\b|원인|이유|왜|까닭|原因|为什么|為什麼|为何|起因|缘故|"
-                    # what really lay behind an event (the same phrasings as rules.INTENT_CUES["cause"])
-                    r"\bwent wrong\b|\b(?:was|is|were|really|actually) behind\b|\b(?:was|were|is|are|been) down to\b|\bblamed? (?:on|for)\b|"
-                    r"\bto blame\b|\bhow come\b|어째서|어쩌다|(?:뭐|무엇|무슨|어떤\s?게)가?\s?문제(?:였|이었|였던|인|야|예요|입니까|가)|"
-                    r"为啥|怎么会|怎么回事|问题出在|出了什么问题|什么问题|怎么[^？?，,。]{0,20}[没不]")
+# … and what really lay behind an event ("what went wrong", "뭐가 문제였", "怎么会": rules.CAUSE_ASKED, one list)
+_CAUSE = re.compile(r"\bwhy\b|\bcause[sd]?\b|\breasons?\b|원인|이유|왜|까닭|原因|为什么|為什麼|为何|起因|缘故|" + CAUSE_ASKED)
 _CAUSE_STATED = re.compile(
     r"\bbecause\b|\bdue to\b|\bcaused\b|\bcause\b|\bas a result\b|\bowing to\b|\bled to\b|\bresulted in\b|"
     r"\bsince\b|\btherefore\b|\bso that\b|\bthus\b|\bbecause of\b|"

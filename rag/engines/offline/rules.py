@@ -267,13 +267,15 @@ LANGUAGE_ANCHORS: dict[str, tuple[str, ...]] = {
 # language: what a question asks for when it asks for a cause, a procedure or a comparison; the same cues mark a
 # heading that scopes the answer ("## Root cause", "## 원인", "## 原因"). Sentences under a matching heading are
 # preferred as evidence (bonus added to their rank).
+# language (not tuned): the ways a question asks what really lay behind an event, beyond "why" and "cause" ("what went
+# wrong", "what was behind it", "were down to / blamed on", "뭐가 문제였", "어쩌다", "怎么会", "问题出在", "怎么 … 没 …");
+# read by INTENT_CUES["cause"] and answertype's cause question
+CAUSE_ASKED = (r"\bwent wrong\b|\b(?:was|is|were|really|actually) behind\b|\b(?:was|were|is|are|been) down to\b|"
+               r"\bblamed? (?:on|for)\b|\bto blame\b|\bhow come\b|"
+               r"어째서|어쩌다|(?:뭐|무엇|무슨|어떤\s?게)가?\s?문제(?:였|이었|였던|인|야|예요|입니까|가)|"
+               r"为啥|怎么会|怎么回事|问题出在|出了什么问题|什么问题|怎么[^？?，,。]{0,20}[没不]")
 INTENT_CUES: dict[str, str] = {
-    # … and the ways a question asks what really lay behind an event ("what went wrong", "what was behind it",
-    # "down to / blamed on", "뭐가 문제였", "어쩌다", "怎么会", "问题出在", "怎么 … 没 …"): language, not tuned
-    "cause": r"\bwhy\b|\bcause[sd]?\b|\breasons?\b|\broot.cause|\bwent wrong\b|\b(?:was|is|were|really|actually) behind\b|"
-             r"\b(?:was|were|is|are|been) down to\b|\bblamed? (?:on|for)\b|\bto blame\b|\bhow come\b|"
-             r"원인|이유|왜|때문|어째서|어쩌다|(?:뭐|무엇|무슨|어떤\s?게)가?\s?문제(?:였|이었|였던|인|야|예요|입니까|가)|"
-             r"原因|为什么|为何|为啥|起因|怎么会|怎么回事|问题出在|出了什么问题|什么问题|怎么[^？?，,。]{0,20}[没不]",
+    "cause": r"\bwhy\b|\bcause[sd]?\b|\breasons?\b|\broot.cause|원인|이유|왜|때문|原因|为什么|为何|起因|" + CAUSE_ASKED,
     # not a bare "어떻게" / "如何": "근무 시간은 어떻게 되나요?" asks for a value, not a procedure
     "procedure": r"\bhow (?:do|can|should) (?:i|we|you)\b|\bhow to\b|\bsteps?\b|\bprocedure\b|\bprocess\b|"
                  r"\bfollow.up\b|\bfix(?:ed)?\b|방법|절차|순서|조치|대응|步骤|流程|措施|处理方法",
