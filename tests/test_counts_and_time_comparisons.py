@@ -35,6 +35,7 @@ def test_a_comparison_in_time_asks_for_a_date(question):
 
 @pytest.mark.parametrize("question", [
     "먼저 무엇을 해야 하나요?",  # a step asked, not a date
+    "회의 중에 먼저 무엇을 해야 하나요?",  # "중" of "during", not of "which of A and B"
     "Which step comes first?",
     "Which branch is larger, Dongmun or Seorim?",
 ])

@@ -282,7 +282,8 @@ _WHEN = re.compile(r"\bwhen\b|언제|며칠에|무슨\s?날|什么时候|何时|
 # language: a comparison in time between named sides ("Which opened earlier, A or B?", "A와 B 중 어디가 먼저 문을
 # 열었어?", "A和B哪个更早开业？") asks for each side's date, as "when" does
 _EARLIER = re.compile(r"\b(?:which|who|what)\b[^?]{0,80}\b(?:earlier|later|sooner|more recently)\b|"
-                      r"(?:어느|어디|누가|무엇이|뭐가|중에?|가운데)[^?]{0,40}(?:먼저|더\s?일찍|더\s?늦게|나중에)|"
+                      r"(?:어느|어디가|누가|무엇이|뭐가|(?:와|과|랑|하고)\s[^?]{0,30}(?:중에?|가운데))[^?]{0,40}"
+                      r"(?:먼저|더\s?일찍|더\s?늦게|나중에)|"
                       r"(?:哪|谁)[^？?]{0,30}(?:更早|更晚|较早|较晚|早些|晚些|先)")
 _HOW_MANY = re.compile(r"\bhow many\s+(?:more\s+)?([a-z\-]+(?:\s[a-z\-]+)?)|몇\s?([가-힣]+|[a-z%]+)|며칠|"
                        r"(?:多少|几|幾)\s?(?:个|個)?\s?([\u4e00-\u9fff]{1,2})|\bhow much\b|\bnumber of\b|\bhow often\b")
