@@ -209,6 +209,13 @@ def test_questions_that_ask_no_cause(question):
     assert not asked_type(question).cause
 
 
+def test_how_come_in_chinese_is_a_cause_not_a_procedure():
+    from rag.engines.offline.semantics import question_intents
+
+    assert question_intents("那次热水事故，Heatwell 怎么一个警报都没响？") == {"cause"}
+    assert question_intents("退货怎么办理？") == {"procedure"}
+
+
 SUMMARY_EN = ("# Incident report: cold water at the Riverside hotel, 9 April 2026\n\n"
               "## Summary\n\n"
               "On 9 April guests on floors 3 to 6 of the Riverside hotel had only cold water for four hours.\n")

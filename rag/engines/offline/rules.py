@@ -325,7 +325,8 @@ SENTENCE_FALLBACK_STD = 0.024
 # language: a question that asks how to do something (a procedure) without a cue word of INTENT_CUES: "어떻게" / "怎么" /
 # "如何" followed by a verb (not "어떻게 되나요" / "怎么样", which ask for a value or an opinion), "what should I do".
 PROCEDURE_QUESTION = re.compile(
-    r"어떻게\s*(?!되|돼|다른|다르|달라)[가-힣]+|(?:怎么|怎样|如何)(?!样|回事)[\u4e00-\u9fff]|"
+    # "怎么 … 没 / 不" asks why something did not happen ("怎么一个警报都没响"): a cause (CAUSE_ASKED), not a procedure
+    r"어떻게\s*(?!되|돼|다른|다르|달라)[가-힣]+|(?:怎么|怎样|如何)(?!样|回事)(?![^？?，,。]{0,20}[没不])[\u4e00-\u9fff]|"
     r"\bwhat (?:should|do|must) (?:i|we|you) (?:do|need to do)\b|\bhow (?:do|can|should|would|must) (?:i|we|you|one|"
     r"employees|staff|members|users|customers|visitors)\b|\bhow (?:can|should|must|do) (?:a|an|the) [a-z\-]+\b|\bwhat (?:are|is) the (?:steps?|procedure|process)\b")
 # answer selection for a procedure question (chosen, checked on the procedure documents of
