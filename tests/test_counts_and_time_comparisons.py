@@ -50,10 +50,10 @@ LIBRARIES_KO = ("# 분관 안내\n\n"
                 "- 한빛어린이도서관: 2019년 개관한 어린이 전문 도서관.\n")
 
 
-def test_a_partial_answer_shows_each_compared_name_with_its_date():
+def test_a_partial_answer_shows_each_compared_name_with_its_date(settings):
     # both names (and the question's 문) are in the survey sentence, which states no date; each name's own line
     # states the asked year
-    engine = OfflineEngine(Settings.from_env(), clock=lambda: date(2026, 12, 1))
+    engine = OfflineEngine(settings, clock=lambda: date(2026, 12, 1))
     doc = Retrieved(id="libraries.md#0", text=LIBRARIES_KO, source="libraries.md", score=1.0, tool="vector",
                     doc_id="libraries.md", chunk_index=0)
     answer = engine.generate("동문분관과 한빛어린이도서관 중 어디가 먼저 문을 열었어?", [doc],
@@ -116,7 +116,8 @@ def test_an_inflected_sum_word_asks_for_a_sum(question):
 # ---- a comparison that asks about nothing but the names -------------------------------------------------------------
 TEAMS_KO = ("# 팀과 제품\n\n"
             "Search Team은 Lumen을 맡는다. Lumen의 색인, 검색 순위, 품질 평가가 모두 이 팀의 일이다.\n\n"
-            "Care Team은 Sori를 맡는다. Sori의 대화 흐름과 상담원 연결을 이 팀이 만든다.\n")
+            "Care Team은 Sori를 맡는다. Sori의 대화 흐름과 상담원 연결을 이 팀이 만든다. "
+            "Sori는 Lumen의 검색 결과를 받아 답한다.\n")
 PRODUCTS_KO = ("# 회사 소개\n\n"
                "## 제품\n\n"
                "- Lumen: 사내 문서를 찾아 주는 검색 서비스\n"
@@ -146,6 +147,17 @@ def test_a_comparison_of_two_names_quotes_what_each_one_is(settings, question):
     # the team document comes first and says more about each name; the product list says what each one is
     answer = engine.generate(question, docs, [Grade("correct", 0.8, "test")] * 2, "answer")
     assert "검색 서비스" in answer.text and "챗봇" in answer.text, answer.text
+
+
+def test_a_partial_answer_to_a_comparison_of_names_shows_what_each_one_is(settings):
+    engine = OfflineEngine(settings, clock=lambda: date(2026, 12, 1))
+    docs = [Retrieved(id=f"{source}#0", text=text, source=source, score=1.0, tool="vector", doc_id=source,
+                      chunk_index=0) for source, text in (("teams.md", TEAMS_KO), ("products.md", PRODUCTS_KO))]
+    answer = engine.generate("What is the difference between Lumen and Sori?", docs,
+                             [Grade("ambiguous", 0.5, "test")] * 2, "partial")
+    named = [line for line in answer.text.splitlines() if line.startswith("- ") and "('" in line]
+    # "Sori는 Lumen의 검색 결과를 받아 답한다" names both and ranks first for each; it says what neither is
+    assert any("검색 서비스" in line for line in named) and any("챗봇" in line for line in named), answer.text
 
 
 # ---- a name asked by its initials, or spelled out where the graph has the initials -------------------------------

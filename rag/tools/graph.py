@@ -187,10 +187,11 @@ class GraphTool:
                     from_hits.append(name)
         return from_question, from_hits
 
-    def romanized_matches(self, query: str) -> dict[str, str]:
+    def romanized_matches(self, query: str, names: list[str] | None = None) -> dict[str, str]:
         """Hangul entities the question writes in Latin letters: "Garam Branch" names "가람분관" when a capitalised
         word of the question is the romanised name part (``rag.extract.romanized_stem``) of the entity.
-        Returns {entity name: the question's words for it}."""
+        Returns {entity name: the question's words for it}. ``names``: the graph's entity names when the caller
+        has read them already (``run`` reads them once for the three cross-script matchers)."""
         from rag.extract import romanized_stem
 
         phrases: dict[str, str] = {}
@@ -199,21 +200,21 @@ class GraphTool:
                 phrases.setdefault(form, (m.group(1) + m.group(2)).strip())
         if not phrases:
             return {}
-        stems = {name: romanized_stem(name) for name in self.kb.graph.entity_names()}
+        stems = {name: romanized_stem(name) for name in (names if names is not None else self.kb.graph.entity_names())}
         return {name: phrases[stem] for name, stem in stems.items() if stem in phrases}
 
-    def loanword_matches(self, query: str) -> dict[str, str]:
+    def loanword_matches(self, query: str, names: list[str] | None = None) -> dict[str, str]:
         """Latin entities the question writes in Hangul: "프루프라인이 … 끌어오는 시스템" names "Proofline" when the
         consonant skeleton of a Hangul word (``rag.romanize.loanword_key``, a particle after it dropped) is that of
         exactly one Latin entity name, and at least ``LOANWORD_KEY_MIN`` letters long.
-        Returns {entity name: the question's word for it}."""
+        Returns {entity name: the question's word for it}; ``names`` as for ``romanized_matches``."""
         from rag.romanize import LOANWORD_KEY_MIN, loanword_key
 
         words = re.findall(r"[\uac00-\ud7a3]{2,}", query)
         if not words:
             return {}
         by_key: dict[str, list[str]] = {}
-        for name in self.kb.graph.entity_names():
+        for name in names if names is not None else self.kb.graph.entity_names():
             if re.fullmatch(r"[A-Za-z][A-Za-z0-9 .&'-]*", name):
                 by_key.setdefault(loanword_key(name), []).append(name)
         out: dict[str, str] = {}
@@ -225,16 +226,17 @@ class GraphTool:
                     break
         return out
 
-    def acronym_matches(self, query: str) -> dict[str, str]:
+    def acronym_matches(self, query: str, names: list[str] | None = None) -> dict[str, str]:
         """Entities the question names by their initials, or in full where the graph has the initials: "Reciprocal
         Rank Fusion을 제안한 사람" names "RRF", "Who proposed RRF?" names "Reciprocal Rank Fusion" (``initials``: the
-        capitals of two or more capitalised words). Returns {entity name: the question's words for it}."""
+        capitals of two or more capitalised words). Returns {entity name: the question's words for it}; ``names``
+        as for ``romanized_matches``."""
         spelled = {m.group(0): initials(m.group(0)) for m in _SPELLED_OUT.finditer(query)}
         capitals = set(_ACRONYM.findall(query))
         if not spelled and not capitals:
             return {}
         out: dict[str, str] = {}
-        names = self.kb.graph.entity_names()
+        names = names if names is not None else self.kb.graph.entity_names()
         present = set(names)
         for phrase, short in spelled.items():
             if short in present:
@@ -377,8 +379,9 @@ class GraphTool:
         # The store raises ToolUnavailable when it is unreachable; any other exception is a fault, not "unavailable":
         # it propagates and the retrieval step records it as an error.
         graph = self.kb.graph
-        romanized = self.romanized_matches(query)
-        across = {**romanized, **self.loanword_matches(query), **self.acronym_matches(query)}
+        names = graph.entity_names()  # read once for the three cross-script matchers (one query on Neo4j)
+        romanized = self.romanized_matches(query, names)
+        across = {**romanized, **self.loanword_matches(query, names), **self.acronym_matches(query, names)}
         from_question, from_hits = self.seeds(query, across)
         if not from_question and not from_hits:
             return []

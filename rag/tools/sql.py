@@ -317,7 +317,7 @@ def plan_sql(question: str, tables: list[TableInfo], store: TableStore, matcher:
                     info["filters"].append((col, "=", hits[0], f"{hits[0]} is a value of {col.name!r}"))
                     score += 0.5
                     continue
-                if values and all(isinstance(v, int) and 1900 <= v <= 2100 for v in values):
+                if _years(values):
                     continue  # years are a dimension, never a measure: no "MAX(year)" for 'this year'
                 if m.score:
                     info["measures"].append((m.score, col, m.how))
@@ -416,6 +416,11 @@ def plan_sql(question: str, tables: list[TableInfo], store: TableStore, matcher:
                    named_values, True)
 
 
+def _years(values: list[Any]) -> bool:
+    """The distinct values of an integer column are all years (1900-2100): a dimension, never a measure."""
+    return bool(values) and all(isinstance(v, int) and 1900 <= v <= 2100 for v in values)
+
+
 def _counted_column(question: str, table: TableInfo, store: TableStore,
                     filters: list[tuple[Any, str, Any, str]]) -> tuple[Any, str] | None:
     """The numeric column a "how many" question reads when counting rows would be meaningless: the question fixes
@@ -427,14 +432,8 @@ def _counted_column(question: str, table: TableInfo, store: TableStore,
              and len(store.distinct_values(table.name, col.name, 500)) == table.n_rows]
     if not keyed:
         return None
-    numeric = []
-    for col in table.columns:
-        if col.type not in ("BIGINT", "DOUBLE"):
-            continue
-        values = store.distinct_values(table.name, col.name, 60) if col.type == "BIGINT" else []
-        if values and all(isinstance(v, int) and 1900 <= v <= 2100 for v in values):
-            continue  # a year column is a dimension
-        numeric.append(col)
+    numeric = [col for col in table.columns if col.type == "DOUBLE" or (
+        col.type == "BIGINT" and not _years(store.distinct_values(table.name, col.name, 60)))]  # years: a dimension
     fixed = f"{keyed[0].name!r} fixes one row (its values are all different), so COUNT(*) would be 1"
     if len(numeric) == 1:
         return numeric[0], f"{fixed}; the table's one numeric column holds the count"

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Sequence
 
 from rag.engines.offline.answertype import STRONG, WEAK, asked_type
-from rag.engines.offline.coverage import _name_like, checkable_terms, coverage_of, question_terms
+from rag.engines.offline.coverage import checkable_terms, coverage_of, question_terms
 from rag.engines.offline.gapfill import compose_gaps, describe
 from rag.engines.offline.relations import asked_relations, graph_path
 from rag.engines.offline.rules import CLOSEST_QUOTES, MEANING_ONLY_QUOTES, WANTS_NUMBER
-from rag.engines.offline.selection import Candidate, compared_order, conclusion_of, why_quoted
+from rag.engines.offline.selection import Candidate, compared_order, conclusion_of, names_only, why_quoted
 from rag.engines.offline.semantics import question_intents
 from rag.engines.offline.text import (_clean_sentence, _cite_label, _contains_phrase, _label_of, _norm, _quote,
                                       _sentences, language_of)
@@ -267,8 +267,8 @@ class Answerer:
                       + [(c.pos, c.text) for c in usable if c.fits != STRONG] + in_order)
         # a comparison that asks about nothing but the names ("What is the difference between A and B?"): each name
         # in the sentence that says what it is (selection.compared_order)
-        names = [t for t in terms if _name_like(t, question)]
-        compared = "comparison" in question_intents(question) and len(names) == len(terms) >= 2
+        names = names_only(question, terms) if "comparison" in question_intents(question) else []
+        compared = len(names) >= 2
         for t in terms:
             lead = ([(c.pos, c.text) for c in compared_order(t, names, [c for c in usable if t in c.cov.covered])]
                     if compared else [])

@@ -68,13 +68,13 @@ class EvidenceSelector:
         preferring one about that name alone. When the question asks about nothing but the names ("What is the
         difference between Atlas and Nuri?"), a sentence that says what the name is comes first (``defines``)."""
         names = [t for t in terms if _name_like(t, question)]
-        names_only = len(names) == len(terms)
+        only_names = bool(names_only(question, terms))
         chosen: list[Candidate] = []
         for name in names[: self.rules.max_evidence]:
             about = [c for c in ranked if name in c.cov.covered and c not in chosen]
             if not about:
                 continue
-            if names_only:
+            if only_names:
                 chosen.append(compared_order(name, names, about)[0])
             else:
                 alone = [c for c in about if not any(o in c.cov.covered for o in names if o != name)]
@@ -312,8 +312,9 @@ class EvidenceSelector:
             cov = coverage_of(marks, "\n".join([*(docs[k].text for k in same), *headings]))
             return sum(1 for t in marks if cov.credit.get(t, 0.0) > 0)
 
-        best = max(sorted(scoped), key=named)
-        return best if named(best) > named(top) else top
+        count = {pos: named(pos) for pos in scoped | {top}}
+        best = max(sorted(scoped), key=count.__getitem__)
+        return best if count[best] > count[top] else top
 
     def _with_asked_type(self, asked: AskedType, ranked: list[Candidate], chosen: list[Candidate]) -> list[Candidate]:
         """When the question asks for a kind of value (a year, days, people, money …) or a cause and no quoted
@@ -392,6 +393,13 @@ def defines(name: str, text: str) -> bool:
     """The sentence begins by saying what ``name`` is (``_DEFINES_AFTER``)."""
     body = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s+", "", text).strip()
     return re.match(rf"(?:the\s+)?{re.escape(name)}{_DEFINES_AFTER}", body, re.IGNORECASE) is not None
+
+
+def names_only(question: str, terms: Sequence[str]) -> list[str]:
+    """The question's key terms when every one of them is a name ("What is the difference between Atlas and Nuri?":
+    atlas, nuri), else []: such a comparison asks what each name is (``compared_order``)."""
+    names = [t for t in terms if _name_like(t, question)]
+    return names if names and len(names) == len(terms) else []
 
 
 def compared_order(name: str, names: Sequence[str], about: list[Candidate]) -> list[Candidate]:
