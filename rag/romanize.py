@@ -210,6 +210,51 @@ def cross_script_match(term: str, keys: set[str] | frozenset[str]) -> str:
     return ""
 
 
+# A Korean name written in Chinese characters (西归浦 for Seogwipo / 서귀포, 大邱 for Daegu, 朝天 for Jocheon) is read
+# with the Sino-Korean reading of each character (rag.sinokorean), then romanized. A Chinese text has no word edges,
+# so every window of HAN_NAME_CHARS characters of its Chinese runs is read. Language, not tuned on a corpus. Only key-term
+# matching uses these keys: as name keys of the retrieval's name channel (both directions) they brought up documents
+# that merely name a common place (济州 for a question about Jeju) and lost more dev answers than they won
+# (docs/evaluation.md, fifteenth session).
+HAN_NAME_CHARS = (2, 3, 4)
+_HAN_RUN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+
+
+def han_name_keys(text: str) -> set[str]:
+    """The romanized Sino-Korean readings of every 2-4 character window of the text's Chinese runs, at least
+    MIN_KEY_CHARS letters: "西归浦分院" gives seogwipo among others. A run with a character that has no reading of
+    one syllable is skipped."""
+    from rag.sinokorean import reading
+
+    keys: set[str] = set()
+    for run in _HAN_RUN_RE.findall(text):
+        read = reading(run)
+        if len(read) != len(run):  # a character kept unread, or read as more than one syllable: no alignment
+            continue
+        for n in HAN_NAME_CHARS:
+            for i in range(len(read) - n + 1):
+                window = read[i : i + n]
+                if all(_syllable(ch) is not None for ch in window):
+                    key = romanize(window)
+                    if len(key) >= MIN_KEY_CHARS:
+                        keys.add(key)
+    return keys
+
+
+def han_term_name_key(term: str) -> str:
+    """A Chinese key term of 2-4 characters as the romanized Sino-Korean reading a Latin text would write it in
+    (大邱 → daegu); "" when it is no such term."""
+    from rag.sinokorean import han_term_key
+
+    if not (HAN_NAME_CHARS[0] <= len(term) <= HAN_NAME_CHARS[-1]):
+        return ""
+    key = han_term_key(term)
+    if len(key) != len(term) or not all(_syllable(ch) is not None for ch in key):
+        return ""
+    key = romanize(key)
+    return key if len(key) >= MIN_KEY_CHARS else ""
+
+
 # A Latin name written in Hangul ("프루프라인" for Proofline, "콜드트랙" for Coldtrack) is a loanword spelling, not a
 # romanisation: vowels are added ("peu"), f becomes p, l and r are one sound, voicing is not kept, an r before a
 # consonant is not written ("Tidemark" → 타이드마크). Both sides are reduced to the same *consonant skeleton*: sounds

@@ -17,11 +17,13 @@ from rag.engines.offline.relations import _slot_term
 from rag.engines.offline.text import (_HAN, _HANGUL, _contains_phrase, _doc_text_for_grading, _is_number,
                                       _is_required, _norm, chinese_numbers)
 from rag.engines.offline.vocabulary import GLOSSARY, SYNONYMS
-from rag.romanize import cross_script_match, document_keys
+from rag.romanize import (LATIN_SIDE, MIN_KEY_CHARS, cross_script_match, document_keys, han_name_keys,
+                           han_term_name_key, name_key)
 from rag.sinokorean import SinoKoreanText
 from rag.textutil import STEMMABLE, english_stem, key_terms, tokenize
 from rag.types import Retrieved
 
+_LATIN_NAME = re.compile(r"[a-z][a-z\-]*")  # a key term in Latin letters (tokenize lowercases them)
 SINO_KOREAN = "via Sino-Korean reading"  # Coverage.how of a term found through rag.sinokorean
 _KO_UNITS = frozenset("년 월 일 개 명 번 회 시 분 초".split())  # language: counters after a number
 
@@ -52,6 +54,7 @@ class _Text:
         self.tokens = set(tokenize(text))
         self._names: set[str] | None = None
         self._sino: SinoKoreanText | None = None
+        self._han_names: set[str] | None = None  # rag.romanize.han_name_keys of the text, made on first use
         self._stems: set[str] | None = None
 
     @property
@@ -67,6 +70,20 @@ class _Text:
         if self._names is None:
             self._names = set(document_keys(self.raw))
         return self._names
+
+    def han_name(self, term: str) -> str:
+        """The romanized Sino-Korean reading through which a Latin ``term`` occurs in the text's Chinese runs, or a
+        Chinese ``term`` among its capitalised Latin words ("" when neither): seogwipo ↔ 西归浦, 大邱 ↔ Daegu
+        (``rag.romanize.han_name_keys``)."""
+        if _LATIN_NAME.fullmatch(term) and len(term) >= MIN_KEY_CHARS and _HAN.search(self.raw):
+            if self._han_names is None:
+                self._han_names = han_name_keys(self.raw)
+            key = name_key(term)
+            return key if key in self._han_names else ""
+        if _HAN.search(term):
+            key = han_term_name_key(term)
+            return key if key and LATIN_SIDE + key in self.names else ""
+        return ""
 
     @property
     def sino(self) -> SinoKoreanText:
@@ -100,6 +117,9 @@ class _Text:
         name = cross_script_match(term, self.names)  # a name written in the other script (rag.romanize)
         if name:
             return 1.0, f"via romanized '{name}'"
+        name = self.han_name(term)  # a Korean name written in Chinese characters (西归浦 ↔ Seogwipo)
+        if name:
+            return 1.0, f"via romanized reading '{name}'"
         credit, key = self.sino.match(term)  # 隔离 ↔ 격리 (rag.sinokorean)
         if credit:
             return credit, f"{SINO_KOREAN} '{key}'"
