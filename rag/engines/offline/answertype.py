@@ -250,7 +250,7 @@ _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
     (r"\bwhat time\b|몇\s?시(?!간)|几点|幾點|什么时间", frozenset({"time"}), frozenset(), "time of day"),
     (r"\b(?:what|which) days? of the week\b|\bwhich days?\b|무슨\s?요일|어느\s?요일|몇\s?요일|星期几|周几|礼拜几|哪几天|哪天",
      frozenset({"weekday", "date"}), frozenset(), "weekday"),
-    (r"\bhow old\b|몇\s?살|몇\s?세|几岁|多大年纪|多少岁", frozenset({"quantity"}), frozenset({"age"}), "age"),
+    (r"\bhow old\b|\bwhat age\b|몇\s?살|몇\s?세|几岁|多大年纪|多少岁", frozenset({"quantity"}), frozenset({"age"}), "age"),
     (r"\bwhat percent|\bwhat share\b|몇\s?퍼센트|몇\s?%|비율|百分之几|比例|percentage|"
      # a stake asked ("지분은 얼마", "各占多少股份", "how big a stake"): a percentage; not a company's name
      # ("…股份有限公司") nor "at stake"
@@ -328,6 +328,12 @@ _ASKS_PLACE = re.compile(r"\bwhere\b|\bwhich (?:floor|room|building|desk|counter
 _SUPERLATIVE = re.compile(r"\bwhat(?:'s| is| are| was| were) the (longest|shortest|maximum|minimum|max|min|smallest|"
                           r"largest|highest|lowest)\b(?!-)"
                           r"(?! (?:city|town|country|place|show|series|team|company|one)\b)")
+# language: "what sugar level / what score / at what temperature / what is the speed limit …" asks for a measured value
+# with no "how" (English; Korean and Chinese say 몇 / 多少, read above). A measure noun, not a list fitted to a corpus
+_MEASURE_NOUNS = (r"(?:level(?! of\b)|score|temperature|count|rate|speed|size|capacity|limit|threshold|dose|dosage|"
+                  r"concentration|volume|pressure)s?")
+_ASKS_MEASURE = re.compile(rf"\b(?:what|which)\s+(?:[a-z\-]+\s+){{0,2}}?{_MEASURE_NOUNS}\b|"
+                           rf"\bwhat(?:'s| is| was| are| were) the (?:[a-z\-]+ ){{0,2}}?{_MEASURE_NOUNS}\b")
 # language: a question that is a money word and its topic only ("no-show fee?", "성인 요금은?", "押金多少" is read above)
 _BARE_MONEY = re.compile(r"(?:\b(?:price|prices|fee|fees|cost|costs|fare|fares|charge|charges)|요금|비용|가격|운임|"
                          r"수수료|위약금|회비|费用|价格|票价|收费|手续费|押金|定金)\s*(?:은|는|이|가)?\s*[?？]?\s*$")
@@ -371,6 +377,8 @@ def asked_type(question: str) -> AskedType:
         return AskedType(frozenset({"place"}), frozenset(), "place", cause)
     if _ASKS_PERSON.search(_norm(question)) or _ASKS_PERSON.search(q):
         return AskedType(frozenset({"person"}), frozenset(), "person", cause)
+    if _ASKS_MEASURE.search(q):
+        return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), "quantity", cause)
     m = _SUPERLATIVE.search(q)
     if m:  # "what's the longest I can stay", "what is the minimum order": a value, as "how long / how much" would ask
         if m.group(1) in ("longest", "shortest"):
