@@ -5,8 +5,8 @@ import math
 import re
 
 from rag.engines.offline.arithmetic import FORMULAS, extract_expression, list_aggregate, safe_eval, unit_conversion
-from rag.engines.offline.rules import ARITHMETIC_PATTERNS, ASKING, SMALL_TALK, TRANSLATION_MARKERS
-from rag.engines.offline.text import _contains_phrase, _norm
+from rag.engines.offline.rules import ARITHMETIC_PATTERNS, ASKING, TRANSLATION_MARKERS
+from rag.engines.offline.text import _contains_phrase, _norm, greeting_in
 from rag.engines.offline.vocabulary import CODE_RECIPES, GLOSSARY
 from rag.types import Answer
 
@@ -18,7 +18,7 @@ class DirectAnswerer:
 
     def _generate_direct(self, question: str, lang: str) -> Answer:
         q = _norm(question)
-        if SMALL_TALK.search(question) and not ASKING.search(question):
+        if greeting_in(question) and not ASKING.search(question):
             template = self._template("direct", "small talk: a greeting or thanks with no question in it", question)
             text = self._say(lang, "안녕하세요! 문서에 대해 궁금한 점을 물어보시면 근거와 함께 답해 드릴게요.",
                              "Hello! Ask me anything about the documents and I will answer with the sources.",

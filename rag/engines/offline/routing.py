@@ -12,9 +12,10 @@ from rag.engines.offline.rules import (ARITHMETIC_PATTERNS, ASKING, BARE_INTERRO
                                        SMALL_TALK, TRANSLATION_MARKERS, VALUE_QUESTION, WHICH_ORG_MARKERS)
 from rag.engines.offline.semantics import question_intents
 from rag.engines.offline.temporal import temporal_markers, years_in
-from rag.engines.offline.text import _contains_phrase, _norm, _quote, _specific
+from rag.engines.offline.text import _contains_phrase, _norm, _quote, _specific, greeting_in
 from rag.extract import written_as_name
 from rag.types import Decision
+
 
 
 class Router:
@@ -32,7 +33,7 @@ class Router:
         checked: list[str] = []
 
         checked.append("small talk")
-        greeting = SMALL_TALK.search(question)
+        greeting = greeting_in(question)
         if greeting and not ASKING.search(question) and not self._names_a_topic(question):
             return Decision("direct", f"small talk '{greeting.group(0)}' and nothing asked → direct (no retrieval)",
                             signals={"rule": "small_talk", "matched": [greeting.group(0)], "checked": checked})

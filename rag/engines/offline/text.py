@@ -6,10 +6,21 @@ import re
 import unicodedata
 from typing import Any, Sequence
 
-from rag.engines.offline.rules import STATISTIC_TERMS, STOP_ENTITY_NAMES
+from rag.engines.offline.rules import SMALL_TALK, STATISTIC_TERMS, STOP_ENTITY_NAMES
 from rag.textutil import append_unwrapped, split_sentences
 from rag.textutil import script_language as language_of  # noqa: F401 (the offline engine's name for it)
 from rag.types import Retrieved
+
+# a phrase in quotes: '…', "…", ‘…’, “…”, 「…」, 『…』 (notation, not tuned)
+_QUOTED = re.compile(r"(?<![A-Za-z])'[^'\n]{1,80}'(?![A-Za-z])|\"[^\"\n]{1,80}\"|‘[^’\n]{1,80}’|“[^”\n]{1,80}”|"
+                     r"「[^」\n]{1,80}」|『[^』\n]{1,80}』")
+
+
+def greeting_in(question: str) -> re.Match | None:
+    """The greeting or thanks of a message (rules.SMALL_TALK), outside quotes: a quoted phrase is what the message is
+    about ("'감사합니다'를 중국어로 번역해 줘"), not a greeting to us. Routing and the direct answer both ask this."""
+    return SMALL_TALK.search(_QUOTED.sub(" ", question))
+
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
