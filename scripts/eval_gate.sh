@@ -96,8 +96,8 @@ run_set() {  # run_set NAME: one question set with its gates
       floors "$HELDOUT_B" 0.88 0.12 0.08 0.97 || return $?
       # eighth round (plain-text headings): C one answer down, D and H flag three answers they used to get silently
       # wrong (false abstention up, silent failures down); floors moved by what was measured, about one question under
-      floors "$HELDOUT_C" 0.66 0.28 0.12 0.96 || return $?
-      floors "$HELDOUT_D" 0.45 0.40 0.36 0.91 || return $?  # D 0.500 / 0.375 / 0.278 / 0.944 (fourteenth session)
+      floors "$HELDOUT_C" 0.74 0.28 0.12 0.96 || return $?  # C 0.771 / 0.229 / 0.082 / 0.984 (fifteenth session)
+      floors "$HELDOUT_D" 0.45 0.40 0.28 0.91 || return $?  # D 0.500 / 0.375 / 0.250 / 0.944 (fifteenth session)
       floors "$HELDOUT_F" 0.61 0.39 0.24 0.93 || return $?  # F 0.647 / 0.324 / 0.217 / 0.957 (fourteenth session)
       floors "$HELDOUT_G" 0.77 0.23 0.13 0.93 || return $?  # G 0.800 / 0.171 / 0.104 / 0.958 (thirteenth session)
       # 2026-12-02, ninth session: a fresh clone (new .venv from the same pins) measures I at 0.314 / 0.400 / 0.333 /
@@ -120,17 +120,21 @@ run_set() {  # run_set NAME: one question set with its gates
       # C 0.729 -> 0.750, F 0.588 -> 0.618, H 0.371 -> 0.400, J 0.343 -> 0.371, K 0.400 -> 0.429 (silent 0.250 ->
       # 0.229), E 0.697 -> 0.667 (a chain that only held by a missing relation). H, J and K floors moved up to about
       # one question under. M added (blind, aggregate only; agentic key facts under naive RAG's 0.200 there).
-      floors "$HELDOUT_E" 0.52 0.43 0.26 0.93 || return $?
+      floors "$HELDOUT_E" 0.66 0.43 0.26 0.93 || return $?  # E 0.697 / 0.394 / 0.152 / 0.957 (fifteenth session)
       # 2026-12-04, fourteenth session: cause questions as people ask them, the cause section of the named event read
       # whole, comparisons in time and by names, counts in one table row, acronyms: D 0.458 -> 0.500, F 0.618 ->
       # 0.647, H 0.400 -> 0.486 (silent 0.271 -> 0.229), I 0.314 -> 0.371 (silent 0.292 -> 0.250), K 0.429 -> 0.457 (silent 0.229 -> 0.208),
       # L 0.314 -> 0.343 (silent 0.396 -> 0.375). Floors moved up to about one question under; the unseen corpus and
       # the paraphrases meet issue 8's targets and are gated at them (sets "unseen", "paraphrases").
+      # 2026-12-05, fifteenth session: Korean place names in Chinese characters meet their Latin spelling in key-term
+      # matching, measure nouns ask for a value, quoted greetings are no small talk: C 0.750 -> 0.771, E 0.667 -> 0.697,
+      # D silent 0.278 -> 0.250, I silent 0.250 -> 0.229, L 0.343 -> 0.371. Those floors moved up to about one
+      # question under (C, D, E above).
       floors "$HELDOUT_H" 0.45 0.34 0.26 0.95 || return $?  # H 0.486 / 0.314 / 0.229 / 0.979 here
-      floors "$HELDOUT_I" 0.34 0.49 0.29 0.91 || return $?  # I 0.371 / 0.457 / 0.250 / 0.938 here
+      floors "$HELDOUT_I" 0.34 0.49 0.26 0.91 || return $?  # I 0.371 / 0.457 / 0.229 / 0.938 here
       floors "$HELDOUT_J" 0.34 0.40 0.36 0.89 || return $?  # J 0.371 / 0.371 / 0.333 / 0.917 here
       floors "$HELDOUT_K" 0.43 0.40 0.23 0.93 || return $?  # K 0.457 / 0.371 / 0.208 / 0.958
-      floors "$HELDOUT_L" 0.31 0.26 0.40 0.93 || return $?  # L 0.343 / 0.229 / 0.375 / 0.958 (naive key facts 0.343)
+      floors "$HELDOUT_L" 0.34 0.26 0.40 0.93 || return $?  # L 0.371 / 0.229 / 0.375 / 0.958 (naive key facts 0.343)
       floors "$HELDOUT_M" 0.11 0.49 0.44 0.89 ;;  # M 0.143 / 0.457 / 0.417 / 0.917 (naive key facts 0.200)
     heldout_c) targets "$HELDOUT_C" ;;  # issue 8's targets on a held-out corpus (not met today: README "Evaluation")
     heldout_e) targets "$HELDOUT_E" ;;
