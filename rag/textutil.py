@@ -81,6 +81,11 @@ STOP_WORDS_ZH = frozenset(
     """的 了 是 在 和 与 及 或 也 都 就 而 但 并 把 被 让 给 对 于 从 向 以 之 其 这 那 这个 那个 这些 那些
     什么 哪 哪个 哪些 哪里 谁 何时 何地 为什么 怎么 怎样 如何 多少 几 吗 呢 吧 啊 请问 告诉 我 你 他 她 它
     我们 你们 他们 一个 有 没有 是否""".split()
+) | frozenset(
+    # a question word with its classifier or unit is one question word: "哪天开的" leaves no "天开", "几点关门" no
+    # "点关门" (language, not tuned)
+    """哪天 哪年 哪一年 哪一天 哪家 哪位 哪种 几天 几点 几个 几次 几年 几月 几号 几岁 几位 几种 几家 几名 几间
+    几周 几小时 几分钟 几倍 多久 多长 多长时间 多大 多远 多高 多重 多少钱 多少天 多少个 多少次 多少人 多少家""".split()
 )
 QUESTION_WORDS_ZH = frozenset("什么 哪 哪个 哪些 哪里 谁 何时 为什么 怎么 怎样 如何 多少 几 吗 呢".split())
 
