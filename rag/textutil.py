@@ -90,7 +90,7 @@ STOP_WORDS_ZH = frozenset(
 QUESTION_WORDS_ZH = frozenset("什么 哪 哪个 哪些 哪里 谁 何时 为什么 怎么 怎样 如何 多少 几 吗 呢".split())
 
 # single syllables that are units or fillers, not content
-_KO_WEAK_SINGLE = frozenset("년 월 일 개 명 번 회 시 분 초 곳 점 및 등 것 수 때 중 더 잘 안 못 좀 제".split())
+KO_WEAK_SINGLE = frozenset("년 월 일 개 명 번 회 시 분 초 곳 점 및 등 것 수 때 중 더 잘 안 못 좀 제".split())
 
 STOP_WORDS = STOP_WORDS_EN | STOP_WORDS_KO | STOP_WORDS_ZH
 QUESTION_WORDS = QUESTION_WORDS_EN | QUESTION_WORDS_KO | QUESTION_WORDS_ZH
@@ -250,7 +250,7 @@ def key_terms(text: str) -> list[str]:
                 continue
             terms.append(word)
         elif kind == "hangul":
-            if word in STOP_WORDS_KO or word in QUESTION_WORDS_KO or (len(word) == 1 and word in _KO_WEAK_SINGLE):
+            if word in STOP_WORDS_KO or word in QUESTION_WORDS_KO or (len(word) == 1 and word in KO_WEAK_SINGLE):
                 continue
             terms.append(word)
         else:

@@ -20,7 +20,7 @@ from rag.engines.offline.vocabulary import GLOSSARY, SYNONYMS
 from rag.romanize import (LATIN_SIDE, MIN_KEY_CHARS, cross_script_match, document_keys, han_name_keys,
                            han_term_name_key, name_key)
 from rag.sinokorean import SinoKoreanText
-from rag.textutil import STEMMABLE, english_stem, key_terms, tokenize
+from rag.textutil import KO_WEAK_SINGLE, STEMMABLE, english_stem, key_terms, tokenize
 from rag.types import Retrieved
 
 _LATIN_NAME = re.compile(r"[a-z][a-z\-]*")  # a key term in Latin letters (tokenize lowercases them)
@@ -214,7 +214,9 @@ def question_terms(question: str) -> tuple[list[str], set[str]]:
         out: list[str] = []
         for t in key_terms(text):
             t = _stem(t)
-            if not t or t in _FILLER_WORDS or t in COMPARISON_WORDS or t.startswith(_FILLER_PREFIXES) or t in out:
+            # a counter or particle left alone by stripping ("명이었어" → 명) is no evidence, as in key_terms
+            if (not t or t in KO_WEAK_SINGLE or t in _FILLER_WORDS or t in COMPARISON_WORDS
+                    or t.startswith(_FILLER_PREFIXES) or t in out):
                 continue
             out.append(t)
         return out
