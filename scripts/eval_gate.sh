@@ -128,11 +128,12 @@ run_set() {  # run_set NAME: one question set with its gates
       # the paraphrases meet issue 8's targets and are gated at them (sets "unseen", "paraphrases").
       # 2026-12-05, fifteenth session: Korean place names in Chinese characters meet their Latin spelling in key-term
       # matching, measure nouns ask for a value, quoted greetings are no small talk, Chinese question words keep their
-      # classifier: C 0.750 -> 0.771, E 0.667 -> 0.697, D silent 0.278 -> 0.250, I silent 0.250 -> 0.229, K 0.457 ->
-      # 0.486, L 0.343 -> 0.371. Those floors moved up to about one question under (C, D, E above).
+      # classifier, a counter with the spoken copula is no key term: C 0.750 -> 0.771, E 0.667 -> 0.697, D silent
+      # 0.278 -> 0.250, I silent 0.250 -> 0.229, J silent 0.333 -> 0.312 (false abstention 0.371 -> 0.400: the wrong
+      # answer is flagged now), K 0.457 -> 0.486, L 0.343 -> 0.371. Floors moved to about one question under.
       floors "$HELDOUT_H" 0.45 0.34 0.26 0.95 || return $?  # H 0.486 / 0.314 / 0.229 / 0.979 here
       floors "$HELDOUT_I" 0.34 0.49 0.26 0.91 || return $?  # I 0.371 / 0.457 / 0.229 / 0.938 here
-      floors "$HELDOUT_J" 0.34 0.40 0.36 0.89 || return $?  # J 0.371 / 0.371 / 0.333 / 0.917 here
+      floors "$HELDOUT_J" 0.34 0.43 0.34 0.89 || return $?  # J 0.371 / 0.400 / 0.312 / 0.917 (fifteenth session)
       floors "$HELDOUT_K" 0.45 0.40 0.23 0.93 || return $?  # K 0.486 / 0.343 / 0.208 / 0.958 (fifteenth session)
       floors "$HELDOUT_L" 0.34 0.26 0.40 0.93 || return $?  # L 0.371 / 0.229 / 0.375 / 0.958 (naive key facts 0.343)
       floors "$HELDOUT_M" 0.11 0.49 0.44 0.89 ;;  # M 0.143 / 0.457 / 0.417 / 0.917 (naive key facts 0.200)
