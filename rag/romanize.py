@@ -220,10 +220,18 @@ HAN_NAME_CHARS = (2, 3, 4)
 _HAN_RUN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
 
+def _reading_key(read: str) -> str:
+    """The romanization of a Sino-Korean reading that is all Hangul syllables and at least MIN_KEY_CHARS letters
+    long, else ""."""
+    if not all(_syllable(ch) is not None for ch in read):
+        return ""
+    key = romanize(read)
+    return key if len(key) >= MIN_KEY_CHARS else ""
+
+
 def han_name_keys(text: str) -> set[str]:
-    """The romanized Sino-Korean readings of every 2-4 character window of the text's Chinese runs, at least
-    MIN_KEY_CHARS letters: "西归浦分院" gives seogwipo among others. A run with a character that has no reading of
-    one syllable is skipped."""
+    """The romanized Sino-Korean readings of every 2-4 character window of the text's Chinese runs (``_reading_key``):
+    "西归浦分院" gives seogwipo among others. A run with a character that has no reading of one syllable is skipped."""
     from rag.sinokorean import reading
 
     keys: set[str] = set()
@@ -231,13 +239,8 @@ def han_name_keys(text: str) -> set[str]:
         read = reading(run)
         if len(read) != len(run):  # a character kept unread, or read as more than one syllable: no alignment
             continue
-        for n in HAN_NAME_CHARS:
-            for i in range(len(read) - n + 1):
-                window = read[i : i + n]
-                if all(_syllable(ch) is not None for ch in window):
-                    key = romanize(window)
-                    if len(key) >= MIN_KEY_CHARS:
-                        keys.add(key)
+        keys.update(_reading_key(read[i : i + n]) for n in HAN_NAME_CHARS for i in range(len(read) - n + 1))
+    keys.discard("")
     return keys
 
 
@@ -249,10 +252,7 @@ def han_term_name_key(term: str) -> str:
     if not (HAN_NAME_CHARS[0] <= len(term) <= HAN_NAME_CHARS[-1]):
         return ""
     key = han_term_key(term)
-    if len(key) != len(term) or not all(_syllable(ch) is not None for ch in key):
-        return ""
-    key = romanize(key)
-    return key if len(key) >= MIN_KEY_CHARS else ""
+    return _reading_key(key) if len(key) == len(term) else ""
 
 
 # A Latin name written in Hangul ("프루프라인" for Proofline, "콜드트랙" for Coldtrack) is a loanword spelling, not a

@@ -17,7 +17,6 @@ from rag.extract import written_as_name
 from rag.types import Decision
 
 
-
 class Router:
     """classify: keyword rules in a fixed order (direct → web → graph → vector) (part of ``OfflineEngine``)."""
 
