@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Any
 
 from rag.config import Settings
-from rag.engines.offline.rules import DATA_FLOW_CUES
+from rag.engines.offline.rules import DATA_FLOW_CUES, ZH_HEAD_OF
 from rag.graphstore import entity_key, relation_id
 from rag.textutil import _HAN_RE, key_terms, tokenize
 from rag.extract import ALIAS_PREDICATE
@@ -40,6 +40,10 @@ from rag.types import Relation, Retrieved, ToolUnavailable
 SEEDS_FROM_QUESTION = 8
 VECTOR_HITS_FOR_SEEDS = 1
 SEEDS_PER_HIT = 3
+# a chain question that names no entity: the vector hits whose best sentences may name the entity it describes
+# (chosen, not tuned: the default top k)
+DESCRIBED_HITS = 4
+SENTENCES_PER_HIT = 2  # chosen, not tuned: the best sentence that names an entity, and one more
 HIT_SEED_WEIGHT = 0.3
 RELATED_TO_WEIGHT = 0.7
 MAX_HOPS = 4  # chosen, not tuned: the longest chain a question asks that is still followed
@@ -56,7 +60,7 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
                      "proposed", "invented", "designed", "开发", "研发", "制造", "提出"),
     "founded_by": ("설립", "창업", "창립", "founded", "founder", "established", "创立", "创办", "创始"),
     "leads": ("팀장", "이끄", "이끈", "리더", "책임자", "대표", "lead", "leads", "head", "manager", "manages", "负责人",
-              "领导", "带领", "主管"),
+              "领导", "带领", "主管") + tuple(f"{unit}长" for unit in ZH_HEAD_OF),
     "owns": ("담당", "맡", "운영", "owns", "owner", "responsible", "in charge", "operates", "负责", "运营"),
     "belongs_to": ("소속", "어느 팀", "어느 대학", "대학", "근무", "belong", "member", "which team", "works at",
                    "university", "professor", "属于", "隶属", "成员", "大学"),
@@ -83,25 +87,44 @@ def _cue_pattern(cue: str) -> re.Pattern[str]:
     return re.compile(re.escape(cue))  # Korean / Chinese cues: a part of a word (no spaces between morphemes)
 
 
+def _cue_hits(q: str) -> list[tuple[str, int, int]]:
+    """(predicate, start, end) of every cue in the case-folded question, except a cue inside a longer cue of another
+    relation ("负责" in "负责人": the question asks who leads, not who is in charge)."""
+    hits = [(pred, m.start(), m.end()) for pred, cues in PREDICATE_CUES.items() for c in cues
+            for m in _cue_pattern(c).finditer(q)]
+    return [h for h in hits if not any(o[0] != h[0] and o[1] <= h[1] and h[2] <= o[2] and o[2] - o[1] > h[2] - h[1]
+                                       for o in hits)]
+
+
 def asked_predicates(question: str) -> set[str]:
-    q = question.casefold()
-    return {pred for pred, cues in PREDICATE_CUES.items() if any(_cue_pattern(c).search(q) for c in cues)}
+    return {pred for pred, _, _ in _cue_hits(question.casefold())}
 
 
-def predicate_order(question: str, entities: list[str]) -> list[str]:
+# language: Korean and Chinese put a described thing before what the question asks about it
+_HEAD_FINAL_RE = re.compile(r"[\uac00-\ud7a3\u4e00-\u9fff]")
+
+
+def predicate_order(question: str, entities: list[str], described: bool = False) -> list[str]:
     """The asked relations in the order a chain question implies: the one whose cue is nearest to the named entity
     (either end of its name) first ("Who heads the team that built the system Coldtrack uses" → uses, developed_by,
     leads; "VaxAlert가 읽어 오는 시스템, 그거 만든 팀 팀장" → uses, developed_by, leads), at most MAX_HOPS. []
-    unless the question asks two relations or more and names one of ``entities`` as written."""
+    unless the question asks two relations or more and names one of ``entities`` as written.
+
+    ``described``: the question names no entity but describes it ("the dashboard that raised no alert in the
+    November outage"); the description stands where the language puts a described thing: before what is asked
+    about it in Korean and Chinese ("…没报警的那个看板是哪个团队开发的？团队负责人是谁？" → developed_by, leads),
+    after it in English ("Who leads the team that built the dashboard that …" → developed_by, leads)."""
     q = question.casefold()
     spans = [(m.start(), m.end()) for e in entities if e for m in re.finditer(re.escape(e.casefold()), q)]
+    if not spans and described:
+        at = 0 if _HEAD_FINAL_RE.search(question) else len(q)
+        spans = [(at, at)]
     if not spans:
         return []
     where: dict[str, int] = {}
-    for pred, cues in PREDICATE_CUES.items():
-        hits = [m.start() for c in cues for m in _cue_pattern(c).finditer(q)]
-        if hits:
-            where[pred] = min(min(abs(h - a), abs(h - b)) for h in hits for a, b in spans)
+    for pred, h, _ in _cue_hits(q):
+        near = min(min(abs(h - a), abs(h - b)) for a, b in spans)
+        where[pred] = min(where.get(pred, near), near)
     return sorted(where, key=lambda p: where[p])[:MAX_HOPS] if len(where) >= 2 else []
 
 
@@ -165,10 +188,12 @@ class GraphTool:
             return False, "the knowledge graph has no facts yet: ingest documents first"
         return True, f"{counts.get('entities', 0)} entities, {counts.get('relations', 0)} relations"
 
-    def seeds(self, query: str, across: dict[str, str]) -> tuple[list[str], list[str]]:
-        """(entities named in the question, entities named in the top vector hit). A question's word that only shares
-        its letters with a name ("how" with a heading's "HOW") is no seed (``written_as_name``); ``across``: the
-        entities the question names in another script (``romanized_matches``, ``loanword_matches``)."""
+    def seeds(self, query: str, across: dict[str, str]) -> tuple[list[str], list[str], dict[str, Retrieved]]:
+        """(entities named in the question, entities named in the top vector hit, described entities). A question's
+        word that only shares its letters with a name ("how" with a heading's "HOW") is no seed
+        (``written_as_name``); ``across``: the entities the question names in another script
+        (``romanized_matches``, ``loanword_matches``). Described entities: when a chain question names none, the
+        names in the best-matching sentences of the vector hits, each with the hit whose sentence names it."""
         from rag.extract import written_as_name
 
         graph = self.kb.graph
@@ -177,15 +202,48 @@ class GraphTool:
         from_question = from_question[:SEEDS_FROM_QUESTION]
         from_question += [n for n in across if n not in from_question]
         from_hits: list[str] = []
+        described = not from_question and len(asked_predicates(query)) >= 2
         try:
             hits = self.kb.tools()["vector"].run(query, VECTOR_HITS_FOR_SEEDS)
+            described_hits = self.kb.tools()["vector"].run(query, DESCRIBED_HITS) if described else []
         except ToolUnavailable:
-            hits = []
+            hits, described_hits = [], []
+        by_description: dict[str, list[tuple[Retrieved, str, str]]] = {}
+        # a chain question that names no entity describes it ("the dashboard that raised no alert in the November
+        # outage"): the names in the sentences that match the description best — the hits whose best sentence
+        # matches best first, and in each the sentences that name an entity, closest to the question first
+        for hit, sentence, heading in self.described_by(query, described_hits) if described_hits else []:
+            for name in graph.search_entities(sentence, limit=SEEDS_PER_HIT):
+                by_description.setdefault(name, []).append((hit, sentence, heading))
         for hit in hits:
             for name in graph.search_entities(hit.text, limit=SEEDS_PER_HIT):
                 if name not in from_question and name not in from_hits:
                     from_hits.append(name)
-        return from_question, from_hits
+        return from_question, from_hits, by_description
+
+    def described_by(self, query: str, hits: list[Retrieved]) -> list[tuple[Retrieved, str, str]]:
+        """(hit, sentence, its heading) for the ``SENTENCES_PER_HIT`` sentences of each hit that name a graph entity, closest to
+        the question first (cosine of the stored sentence vectors, one language within a chunk); the hits whose best
+        sentence matched best (language-centred z-score, rag.tools.vector) first."""
+        import numpy as np
+
+        from rag.sentences import store_for
+
+        graph = self.kb.graph
+        embedder = self.kb.embedder
+        stored = store_for(self.settings.data_dir).get({h.id: h.text for h in hits}, embedder.name)
+        q = np.asarray(embedder.embed_query(query), dtype=np.float32) if stored else None
+        out: list[tuple[Retrieved, str, str]] = []
+        for hit in sorted(hits, key=lambda h: -float((h.metadata or {}).get("sentence_z") or 0.0)):
+            units = stored.get(hit.id)
+            if units is not None and q is not None and units.vectors.shape[1:] == q.shape:
+                order = np.argsort(-(units.vectors @ q), kind="stable")
+                sentences = [(units.units[int(k)].text, units.units[int(k)].heading) for k in order]
+            else:  # no stored sentences (another embedder): the hit's best sentence only
+                sentences = [((hit.metadata or {}).get("sentence") or "", "")]
+            named = [(t, h) for t, h in sentences if t and graph.search_entities(t, limit=1)]
+            out += [(hit, t, h) for t, h in named[:SENTENCES_PER_HIT]]
+        return out
 
     def romanized_matches(self, query: str, names: list[str] | None = None) -> dict[str, str]:
         """Hangul entities the question writes in Latin letters: "Garam Branch" names "가람분관" when a capitalised
@@ -382,15 +440,16 @@ class GraphTool:
         names = graph.entity_names()  # read once for the three cross-script matchers (one query on Neo4j)
         romanized = self.romanized_matches(query, names)
         across = {**romanized, **self.loanword_matches(query, names), **self.acronym_matches(query, names)}
-        from_question, from_hits = self.seeds(query, across)
-        if not from_question and not from_hits:
+        from_question, from_hits, by_description = self.seeds(query, across)
+        if not from_question and not from_hits and not by_description:
             return []
         # the names as the question writes them (before alias renaming): a name matched across scripts by the words
         # the question uses for it ("Garam Branch" for 가람분관, "프루프라인" for Proofline)
         written = list(from_question) + list(across.values())
         found_q, names_q = self.expand(from_question, hops, limit)
         found_h, names_h = self.expand(from_hits, hops, limit)
-        canonical = self._canonical(query, {**names_h, **names_q})
+        found_d, names_d = self.expand(list(by_description), hops, limit)
+        canonical = self._canonical(query, {**names_d, **names_h, **names_q})
         for name, phrase in romanized.items():  # "가람분관 (Garam Branch)"
             shown = f"{name} ({phrase})"
             for member in {**names_q, **names_h}.get(entity_key(name), [name]):
@@ -404,6 +463,7 @@ class GraphTool:
 
         found_q = [(renamed(rel), hop) for rel, hop in found_q]
         found_h = [(renamed(rel), hop) for rel, hop in found_h]
+        found_d = [(renamed(rel), hop) for rel, hop in found_d]
         from_question = list(dict.fromkeys(canonical.get(entity_key(e), e) for e in from_question))
         from_hits = [e for e in dict.fromkeys(canonical.get(entity_key(e), e) for e in from_hits)
                      if e not in from_question]
@@ -419,14 +479,48 @@ class GraphTool:
 
         ranked = sorted(scored.values(), key=lambda e: (-e[0], e[1], relation_id(e[2])))
         # a chain question: the facts that follow its relations in the order it implies come first
-        chain = chain_facts(ranked, named, predicate_order(query, written))[:top_k]
-        rest = [e for e in ranked if e not in chain]
+        anchor = ""
+        if named:
+            chain = chain_facts(ranked, named, predicate_order(query, written))[:top_k]
+        else:
+            # the described entity: the first of the names in the best-matching sentences that a whole chain starts
+            # from; its chain comes first, and nothing else changes. The description may hold a cue of its own
+            # ("运营看板", an operations dashboard, is no "operates" fact): when no name starts the whole chain,
+            # its later relations are tried (two at least)
+            order = predicate_order(query, [], described=True)
+            facts = sorted(self._score(found_d, terms, named, asked, 1.0).values(),
+                           key=lambda e: (-e[0], e[1], relation_id(e[2])))
+            anchor, chain = next(((e, c) for k in range(len(order) - 1) for e in by_description
+                                  for c in [chain_facts(facts, {entity_key(canonical.get(entity_key(e), e))},
+                                                        order[k:])] if len(c) == len(order) - k),
+                                 ("", []))
+            chain = chain[:top_k]
+            if anchor:
+                shown = canonical.get(entity_key(anchor), anchor)
+                from_hits = [shown] + [e for e in from_hits if e != shown]
+        in_chain = {relation_id(e[2]) for e in chain}
+        rest = [e for e in ranked if relation_id(e[2]) not in in_chain]
         reserved = max(0, top_k // 2 - sum(1 for e in chain if e[1] > 1))
         deeper = [e for e in rest if e[1] > 1][:reserved]
         others = [e for e in rest if e not in deeper][: max(0, top_k - len(chain) - len(deeper))]
         chosen = chain + sorted(deeper + others, key=lambda e: (-e[0], e[1], relation_id(e[2])))
 
         out: list[Retrieved] = []
+        if anchor:
+            # glass box: the sentence whose description the chain starts from, with the name it gave
+            # the sentence that describes it, not one that states a fact of the chain ("X was built by T" matches
+            # "which team built it" as well as the description does)
+            stated = {rel.evidence.strip() for _, _, rel, _ in chain}
+            hit, sentence, heading = next((d for d in by_description[anchor] if d[1].strip() not in stated),
+                                          by_description[anchor][0])
+            meta = hit.metadata or {}
+            out.append(Retrieved(
+                id=f"{hit.id}#described", text=sentence, source=hit.source,
+                score=round(chain[0][0], 6), tool="graph", doc_id=hit.doc_id, chunk_index=hit.chunk_index,
+                metadata={"described_entity": canonical.get(entity_key(anchor), anchor), "chunk_id": hit.id,
+                          "evidence": sentence, "heading": heading, "sentence_z": meta.get("sentence_z"),
+                          "seed_entities": from_question + from_hits, "question_entities": from_question,
+                          "hit_entities": from_hits, "asked_predicates": sorted(asked)}))
         for score, hop, rel, coverage in chosen:
             rid = original_ids.get(id(rel), relation_id(rel))
             chunk_index = rel.chunk_id.rsplit(":", 1)[-1]

@@ -154,13 +154,19 @@ class Answerer:
             if all(tuple((docs[j].metadata or {}).get("triple") or [docs[j].id]) != key for j in chosen):
                 chosen.append(i)
         chosen = chosen[: max(self.rules.max_evidence + 1, len(on_path))]
+        # the sentence that named the entity the question only describes (rag.tools.graph) comes first: the path
+        # starts there
+        described = [i for i in range(len(docs)) if (docs[i].metadata or {}).get("described_entity")
+                     and supports[i] > 0 and on_path and i not in chosen]
+        chosen = described[:1] + chosen
         if not chosen:
             chosen = [max(range(len(docs)), key=lambda i: supports[i] * grades[i].score)]
         hops = self._hop_order(question, docs, chosen)
         triples = []
         for i in chosen:
             t = (docs[i].metadata or {}).get("triple") or []
-            triples.append(f"{t[0]} —{t[1]}→ {t[2]}" if len(t) == 3 else _clean_sentence(docs[i].text))
+            named = (docs[i].metadata or {}).get("described_entity")
+            triples.append(f"{t[0]} —{t[1]}→ {t[2]}" if len(t) == 3 else named if named else _clean_sentence(docs[i].text))
         # the entity the path's last hop reaches (an extra correct fact listed after the path is no hop of it)
         answer_entity = next((e for i, e in reversed(hops) if i in on_path), hops[-1][1] if hops else "") \
             if on_path else ""
@@ -199,6 +205,8 @@ class Answerer:
         for i in chosen:
             meta = docs[i].metadata or {}
             reached |= {_norm(e) for e in meta.get("question_entities") or []}
+            if meta.get("described_entity"):  # the entity the question describes (rag.tools.graph)
+                reached.add(_norm(meta["described_entity"]))
             t = meta.get("triple") or []
             if len(t) == 3:
                 reached |= {_norm(e) for e in (t[0], t[2]) if _contains_phrase(q, e)}

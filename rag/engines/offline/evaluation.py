@@ -7,7 +7,7 @@ from rag.engines.offline.relations import asked_relations, graph_path
 from rag.engines.offline.parts import asked_parts
 from rag.engines.offline.rules import GRAPH_QUALITY_FLOOR, SEMANTIC_FILL, TYPED_LEAD
 from rag.engines.offline.semantics import question_intents
-from rag.engines.offline.text import _doc_text_for_grading, _is_number, _label_of, _quote
+from rag.engines.offline.text import _doc_text_for_grading, _is_number, _label_of, _quote, is_fact
 from rag.types import Grade, Quality, Retrieved, Typed
 
 
@@ -32,12 +32,15 @@ class ContextEvaluator:
         sem_best = 0.0
         typed_from = ""  # the document whose typed semantic evidence gave sem_best (grading.confirmed_semantic)
         typed_docs: dict[str, float] = {}  # the correct documents with typed evidence and its score (Quality.typed)
-        vector_support = [i for i, s in enumerate(supports) if s > 0 and docs[i].tool != "graph"]
+        # a graph fact is judged by its triple and evidence; a sentence the graph search started from (a described
+        # entity, rag.tools.graph) is judged as any retrieved sentence, by meaning across languages too
+        facts = {i for i, d in enumerate(docs) if is_fact(d)}
+        vector_support = [i for i, s in enumerate(supports) if s > 0 and i not in facts]
         evidence = dict(zip(vector_support, self.sentence_evidence(question, [docs[i] for i in vector_support])))
         for i, s in enumerate(supports):
             if s <= 0:
                 continue
-            if docs[i].tool == "graph":
+            if i in facts:
                 cov = _fact_coverage(terms, focus, docs[i])
                 checkable |= set(terms)
             else:

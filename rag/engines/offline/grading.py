@@ -16,7 +16,7 @@ from rag.engines.offline.semantics import states_number
 from rag.engines.offline.temporal import freshness_requirement
 from rag.engines.offline.relations import asked_relations
 from rag.engines.offline.text import (_contains_phrase, _doc_text_for_grading, _is_number, _norm, _quote, _specific,
-                                      stated_numbers)
+                                      is_fact, stated_numbers)
 from rag.types import Grade, Retrieved
 
 
@@ -55,7 +55,7 @@ class Grader:
         terms, focus = question_terms(question)
         text = _doc_text_for_grading(doc)
         cov = credit_months(question, text, coverage_of(terms, text, focus))
-        if doc.tool == "graph":
+        if is_fact(doc):
             return self._grade_fact(question, doc, terms, focus, cov)
         sim, _origin = self.similarity(question, doc)
         lo, hi = self.similarity_range()

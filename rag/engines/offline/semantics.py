@@ -112,11 +112,12 @@ class SentenceEvidence:
 
 
 def _fact_units(doc: Retrieved) -> list[Unit]:
-    """A graph fact is one unit: its evidence sentence (or its text), with the triple as context."""
+    """A graph fact is one unit: its evidence sentence (or its text), with the triple as context; the sentence that
+    named a described entity (rag.tools.graph) keeps its section heading, as it was stored."""
     meta = doc.metadata or {}
     evidence = meta.get("evidence") if isinstance(meta.get("evidence"), str) else ""
     triple = meta.get("triple") or []
-    head = " ".join(str(t) for t in triple) if len(triple) == 3 else ""
+    head = " ".join(str(t) for t in triple) if len(triple) == 3 else str(meta.get("heading") or "")
     return [Unit(head, (evidence or doc.text).strip() or doc.text)]
 
 

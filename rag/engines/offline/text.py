@@ -76,6 +76,12 @@ def _sentences(text: str) -> list[str]:
     return split_sentences("\n".join(merged)) or [text]
 
 
+def is_fact(doc: Retrieved) -> bool:
+    """A graph fact (a triple with its evidence sentence); the graph search also returns the sentence a described
+    entity was found in (rag.tools.graph), which is judged as any retrieved sentence."""
+    return doc.tool == "graph" and len((doc.metadata or {}).get("triple") or []) == 3
+
+
 def _doc_text_for_grading(doc: Retrieved) -> str:
     """A graph fact is judged on its triple and its evidence sentence."""
     parts = [doc.text]
