@@ -25,6 +25,21 @@ def test_a_measure_noun_asks_for_a_value(question, label):
     assert asked_type(question).label == label
 
 
+@pytest.mark.parametrize("question, label", [
+    ("If something goes wrong in the lab, how soon do I have to phone the safety office?", "duration"),
+    ("How quickly must a lost item be handed to the front desk?", "duration"),
+    ("How far in advance do I book the shuttle?", "duration"),
+    ("사고가 나면 얼마나 빨리 안전팀에 알려야 해?", "duration"),
+    ("셔틀은 얼마나 미리 예약해야 돼요?", "duration"),
+    ("出了事故多快要通知安全办公室？", "duration"),
+    ("How far is the airport from the hotel?", "length"),  # a distance, not a time span
+])
+def test_how_soon_asks_for_a_time_span(question, label):
+    # "how soon / how quickly / how far in advance" ask for a time span, as "how long" does: the answer quotes the
+    # sentence that states one ("within one hour"), not the sentence that names the office
+    assert asked_type(question).label == label
+
+
 GRADES_KO = ("# 감귤 등급 규정\n\n"
              "이 규정은 조합 선과장에 들어오는 백록봉과 천혜향에 적용한다.\n"
              "등급은 선별 기계가 크기와 색을 재서 정한다.\n"

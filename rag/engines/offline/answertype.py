@@ -257,7 +257,9 @@ _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
      r"(?=.*(?:얼마|多少|几))(?=.*(?:지분|股份(?!有限)|股权|持股))|"
      r"\bhow (?:big|large|much) (?:a |of a )?(?:stake|shareholding)\b|\bwhat (?:stake|shareholding)\b",
      frozenset({"percent"}), frozenset(), "percent"),
-    (r"\bhow long\b|얼마\s?동안|얼마나\s?(?:오래|걸|길|동안)|기간은|多久|多长时间|多長時間|多长",
+    # … and how soon ("how soon / how quickly / how far in advance", "얼마나 빨리 / 미리", "多快"): a time span
+    (r"\bhow long\b|\bhow (?:soon|quickly|far (?:in advance|ahead))\b|얼마\s?동안|얼마나\s?(?:오래|걸|길|동안|빨리|미리)|"
+     r"기간은|多久|多长时间|多長時間|多长|多快",
      frozenset({"quantity"}), DURATION_UNITS, "duration"),
     # an amount asked about money ("연회비는 얼마", "how much did they pay", "多少钱"); not a bare "얼마" / "how much" /
     # "多少" ("시정이 얼마 미만", "128 곱하기 12는 얼마"), nor a money word without an amount asked ("연봉 계약은 몇 월에")
