@@ -155,3 +155,20 @@ def test_a_stated_association_gives_related_to():
 def test_korean_topic_led_by_subject():
     assert ("Hana Yoon", "leads", "Orion Team") in _triples(extract("Orion Team은 Hana Yoon이 이끈다.", "d", "d#0"))
     assert ("Hana Yoon", "leads", "Orion Team") in _triples(extract("Hana Yoon은 Orion Team을 이끈다.", "d", "d#0"))
+
+
+@pytest.mark.parametrize("text, triple", [
+    # "Its crash panel uses Blackbox": what a part of the thing just described does, the thing does
+    ("## Lighthouse — live-ops dashboard\n\nLighthouse was built by the Server Team in 2024. "
+     "Its crash panel uses Blackbox: the crash-free rate comes straight from Blackbox.",
+     ("Lighthouse", "uses", "Blackbox")),
+    ("Harbor는 2023년에 플랫폼팀이 만든 예약 시스템이다. 이 시스템의 결제 화면은 Paygate를 사용한다.",
+     ("Harbor", "uses", "Paygate")),
+])
+def test_a_possessive_pronoun_stands_for_the_topic(text, triple):
+    assert triple in _triples(extract(text, "d", "d#0"))
+
+
+def test_a_possessive_without_a_topic_gives_no_relation():
+    # nothing was described before: "Its" stands for nothing, and no relation is invented for it
+    assert not any(r.predicate == "uses" for r in extract("Its crash panel uses Blackbox.", "d", "d#0").relations)
