@@ -197,8 +197,8 @@ def stated_values(sentence: str) -> list[Value]:
         cls = _UNIT_OF.get(word, _UNIT_OF.get(word.lower(), ""))
         if cls == "yearspan" and re.fullmatch(r"(?:1[6-9]|20|21)\d\d", m.group("n")):
             continue  # "2021년" is a year (found above), not a span of years
-        if cls == "day" and word in ("日",) and re.search(r"月\s?$", s[:m.start()]):
-            continue
+        if cls == "day" and word in ("日", "일") and re.search(r"(?:月|월)\s?$", s[:m.start()]):
+            continue  # the day of a month ("1월 1일", "3月5日"), not a number of days
         out.append(Value("money" if cls == "money" else "percent" if cls == "percent" else "quantity", cls,
                          m.group(0).strip()))
         spans.append(m.span())
@@ -251,7 +251,7 @@ _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
     (r"\b(?:what|which) days? of the week\b|\bwhich days?\b|무슨\s?요일|어느\s?요일|몇\s?요일|星期几|周几|礼拜几|哪几天|哪天",
      frozenset({"weekday", "date"}), frozenset(), "weekday"),
     (r"\bhow old\b|\bwhat age\b|몇\s?살|몇\s?세|几岁|多大年纪|多少岁", frozenset({"quantity"}), frozenset({"age"}), "age"),
-    (r"\bwhat percent|\bwhat share\b|몇\s?퍼센트|몇\s?%|비율|百分之几|比例|percentage|"
+    (r"\bwhat percent|\bwhat share\b|몇\s?퍼센트|몇\s?프로|몇\s?%|비율|百分之几|比例|percentage|"
      # a stake asked ("지분은 얼마", "各占多少股份", "how big a stake"): a percentage; not a company's name
      # ("…股份有限公司") nor "at stake"
      r"(?=.*(?:얼마|多少|几))(?=.*(?:지분|股份(?!有限)|股权|持股))|"

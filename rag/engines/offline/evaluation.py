@@ -1,14 +1,21 @@
 """evaluate: context quality 0..1 of the graded documents together."""
 from __future__ import annotations
 
+import re
+
 from rag.engines.offline.coverage import (Coverage, _fact_coverage, checkable_terms, coverage_of, credit_months,
                                           question_terms)
 from rag.engines.offline.relations import asked_relations, graph_path
 from rag.engines.offline.parts import asked_parts
-from rag.engines.offline.rules import GRAPH_QUALITY_FLOOR, SEMANTIC_FILL, TYPED_LEAD
+from rag.engines.offline.answertype import STRONG, WEAK, asked_type, fit
+from rag.engines.offline.rules import GRAPH_QUALITY_FLOOR, NO_VALUE_QUALITY, SEMANTIC_FILL, TYPED_LEAD
 from rag.engines.offline.semantics import question_intents
-from rag.engines.offline.text import _doc_text_for_grading, _is_number, _label_of, _quote, is_fact
+from rag.engines.offline.text import (_doc_text_for_grading, _is_number, _label_of, _quote, _sentences, is_fact,
+                                      language_of)
 from rag.types import Grade, Quality, Retrieved, Typed
+
+
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 class ContextEvaluator:
@@ -94,6 +101,10 @@ class ContextEvaluator:
                               for p in sorted(asked))
             reason = (f"graph path: coverage of asked relations {chain:.2f} ({shown}) × (0.5 + 0.5×key-term coverage "
                       f"{union:.2f}) = {quality:.2f} ({n_correct} correct, {n_amb} ambiguous of {len(docs)})")
+        unanswered = self._no_asked_value(question, [d for d, s in zip(docs, supports) if s > 0])
+        if unanswered:
+            quality = round(quality * NO_VALUE_QUALITY, 3)
+            reason += f"; × {NO_VALUE_QUALITY}: {unanswered}"
         if missing:
             reason += f"; not covered: {_quote(missing, 4)}"
         capped = _capped_reasons(grades)
@@ -104,6 +115,30 @@ class ContextEvaluator:
         if lead:
             reason += f"; {lead}"
         return Quality(min(1.0, quality), reason, typed=tuple(typed))
+
+    @staticmethod
+    def _no_asked_value(question: str, supporting: list[Retrieved]) -> str:
+        """Why the supporting documents cannot answer ("" when they may): the question asks for a kind of value (a
+        number of days, an amount, a date …: ``answertype.asked_type``; not a person or a place, whose plain names
+        its patterns miss) and no sentence of theirs states one (``fit`` below WEAK; below STRONG where the question names
+        a unit and the sentence is in the question's language) — the check behind the answer's
+        "no quoted sentence states the asked …", made before answering. Only for passages (a graph fact answers a
+        relation; a table row or a web result is read otherwise)."""
+        asked = asked_type(question)
+        if not asked.kinds or asked.kinds & {"person", "place"} or not supporting:
+            return ""
+        if any(d.tool != "vector" for d in supporting):
+            return ""
+        # a bare number ("3.", "2층") is no evidence where the question names a unit (days, people …) — in the
+        # question's own language: another language counts in other words ("1,240 hold requests" for "몇 건")
+        own = language_of(question)
+        for d in supporting:
+            for sentence in _sentences(d.text):
+                if not _LETTER.search(sentence):
+                    continue  # a list marker ("3.") states nothing
+                if fit(asked, sentence) >= (STRONG if asked.units and language_of(sentence) == own else WEAK):
+                    return ""
+        return f"no sentence of the {len(supporting)} supporting document(s) states the asked {asked.label}"
 
 
 def leading_typed(question: str, typed: list[Typed]) -> tuple[list[Typed], str]:

@@ -231,6 +231,10 @@ BELOW_CORRECT = 0.05
 MISSING_NUMBER_AMBIGUOUS_SHARE = 0.8
 # graph quality = coverage of the asked relations × (GRAPH_QUALITY_FLOOR + (1 − floor) × key-term coverage)
 GRAPH_QUALITY_FLOOR = 0.5
+# the context quality of documents none of whose sentences states a value of the asked kind (answertype.fit: "how
+# many days" and every sentence holds minutes or no number) is this share of the score the words and meaning give
+# it: on topic, but it does not answer. Chosen, not tuned: half, below any threshold a full score would pass
+NO_VALUE_QUALITY = 0.5
 
 
 @dataclass
