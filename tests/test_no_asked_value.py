@@ -44,6 +44,10 @@ def test_the_day_of_a_month_is_no_number_of_days():
 
 def test_myeot_pro_asks_for_a_percentage():
     assert asked_type("기초수급자면 진료비 몇 프로 깎아줘요?").label == "percent"
+    assert asked_type("몇 프로야?").label == "percent"
+    # a loanword that begins with 프로 (project, program) counts things, it asks for no percentage
+    assert "percent" not in asked_type("올해 몇 프로젝트에 참여했어?").label
+    assert "percent" not in asked_type("몇 프로그램을 운영해요?").label
 
 
 def test_on_topic_sentences_without_the_asked_value_are_not_enough(engine):

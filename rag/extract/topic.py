@@ -11,11 +11,11 @@ from rag.graphstore.base import entity_key
 
 
 # language: a sentence that opens with a pronoun for the thing just described ("It", "This system", "이 시스템은",
-# "该系统", "它"), or with its possessive ("Its crash panel uses B", "이 시스템의 …"): what a part of the thing does,
-# the thing does
+# "该系统", "它"), or with its possessive ("Its crash panel uses B"): what a part of the thing does, the thing does.
+# Not Korean "이 시스템의 …": the name after it is the subject there ("이 시스템의 전신인 OldDock은 …")
 _PRONOUN_SUBJECT_RE = re.compile(
     r"^[\s#>*+•·\-|]*(?P<p>(?:It|This|The)\s+(?:system|tool|service|app|application|platform|product|database|"
-    r"program|programme|software)\b|It\b(?!'s\s)|Its\b|이\s*(?:시스템|도구|서비스|앱|플랫폼|제품|데이터베이스|프로그램)(?=은|는|이|가|의)|"
+    r"program|programme|software)\b|It\b(?!'s\s)|Its\b|이\s*(?:시스템|도구|서비스|앱|플랫폼|제품|데이터베이스|프로그램)(?=은|는|이|가)|"
     r"(?:该|这个|这一)(?:系统|工具|服务|应用|平台|产品|数据库|程序)|它)")
 # How many sentences a topic (the name that opened a sentence) stands for a dropped or pronoun subject. Language
 # habit, not tuned: a short paragraph.

@@ -84,6 +84,8 @@ _LATIN_CUE_END = r"(?:s|es|d|ed|ing|er|ers)?(?![a-z])"
 def _cue_pattern(cue: str) -> re.Pattern[str]:
     if re.fullmatch(r"[a-z][a-z ]*", cue):
         return re.compile(rf"(?<![a-z]){re.escape(cue)}{_LATIN_CUE_END}")
+    if cue[:-1] in ZH_HEAD_OF and cue.endswith("长"):  # 组长 …, not 团队长期 (rules.ZH_HEAD_OF)
+        return re.compile(re.escape(cue) + "(?![期久远])")
     return re.compile(re.escape(cue))  # Korean / Chinese cues: a part of a word (no spaces between morphemes)
 
 
@@ -188,7 +190,8 @@ class GraphTool:
             return False, "the knowledge graph has no facts yet: ingest documents first"
         return True, f"{counts.get('entities', 0)} entities, {counts.get('relations', 0)} relations"
 
-    def seeds(self, query: str, across: dict[str, str]) -> tuple[list[str], list[str], dict[str, Retrieved]]:
+    def seeds(self, query: str, across: dict[str, str]
+              ) -> tuple[list[str], list[str], dict[str, list[tuple[Retrieved, str, str]]]]:
         """(entities named in the question, entities named in the top vector hit, described entities). A question's
         word that only shares its letters with a name ("how" with a heading's "HOW") is no seed
         (``written_as_name``); ``across``: the entities the question names in another script
@@ -241,8 +244,13 @@ class GraphTool:
                 sentences = [(units.units[int(k)].text, units.units[int(k)].heading) for k in order]
             else:  # no stored sentences (another embedder): the hit's best sentence only
                 sentences = [((hit.metadata or {}).get("sentence") or "", "")]
-            named = [(t, h) for t, h in sentences if t and graph.search_entities(t, limit=1)]
-            out += [(hit, t, h) for t, h in named[:SENTENCES_PER_HIT]]
+            named = 0
+            for t, h in sentences:  # one entity search per sentence (a round trip on Neo4j): stop when enough
+                if named >= SENTENCES_PER_HIT:
+                    break
+                if t and graph.search_entities(t, limit=1):
+                    out.append((hit, t, h))
+                    named += 1
         return out
 
     def romanized_matches(self, query: str, names: list[str] | None = None) -> dict[str, str]:
@@ -498,15 +506,18 @@ class GraphTool:
             if anchor:
                 shown = canonical.get(entity_key(anchor), anchor)
                 from_hits = [shown] + [e for e in from_hits if e != shown]
-        in_chain = {relation_id(e[2]) for e in chain}
-        rest = [e for e in ranked if relation_id(e[2]) not in in_chain]
+        def triple(e: tuple) -> tuple[str, str, str]:
+            return entity_key(e[2].source), e[2].predicate, entity_key(e[2].target)
+
+        in_chain = {triple(e) for e in chain}
+        rest = [e for e in ranked if triple(e) not in in_chain]
         reserved = max(0, top_k // 2 - sum(1 for e in chain if e[1] > 1))
         deeper = [e for e in rest if e[1] > 1][:reserved]
         others = [e for e in rest if e not in deeper][: max(0, top_k - len(chain) - len(deeper))]
         chosen = chain + sorted(deeper + others, key=lambda e: (-e[0], e[1], relation_id(e[2])))
 
         out: list[Retrieved] = []
-        if anchor:
+        if anchor and chain:
             # glass box: the sentence whose description the chain starts from, with the name it gave
             # the sentence that describes it, not one that states a fact of the chain ("X was built by T" matches
             # "which team built it" as well as the description does)

@@ -157,8 +157,8 @@ class Answerer:
         # the sentence that named the entity the question only describes (rag.tools.graph) comes first: the path
         # starts there
         described = [i for i in range(len(docs)) if (docs[i].metadata or {}).get("described_entity")
-                     and supports[i] > 0 and on_path and i not in chosen]
-        chosen = described[:1] + chosen
+                     and supports[i] > 0 and on_path][:1]
+        chosen = described + [i for i in chosen if i not in described]
         if not chosen:
             chosen = [max(range(len(docs)), key=lambda i: supports[i] * grades[i].score)]
         hops = self._hop_order(question, docs, chosen)

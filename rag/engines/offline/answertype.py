@@ -251,15 +251,16 @@ _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
     (r"\b(?:what|which) days? of the week\b|\bwhich days?\b|무슨\s?요일|어느\s?요일|몇\s?요일|星期几|周几|礼拜几|哪几天|哪天",
      frozenset({"weekday", "date"}), frozenset(), "weekday"),
     (r"\bhow old\b|\bwhat age\b|몇\s?살|몇\s?세|几岁|多大年纪|多少岁", frozenset({"quantity"}), frozenset({"age"}), "age"),
-    (r"\bwhat percent|\bwhat share\b|몇\s?퍼센트|몇\s?프로|몇\s?%|비율|百分之几|比例|percentage|"
+    (r"\bwhat percent|\bwhat share\b|몇\s?퍼센트|몇\s?(?!프로[그젝세토필듀모파])프로|몇\s?%|비율|百分之几|比例|percentage|"
      # a stake asked ("지분은 얼마", "各占多少股份", "how big a stake"): a percentage; not a company's name
      # ("…股份有限公司") nor "at stake"
      r"(?=.*(?:얼마|多少|几))(?=.*(?:지분|股份(?!有限)|股权|持股))|"
      r"\bhow (?:big|large|much) (?:a |of a )?(?:stake|shareholding)\b|\bwhat (?:stake|shareholding)\b",
      frozenset({"percent"}), frozenset(), "percent"),
-    # … and how soon ("how soon / how quickly / how far in advance", "얼마나 빨리 / 미리", "多快"): a time span
-    (r"\bhow long\b|\bhow (?:soon|quickly|far (?:in advance|ahead))\b|얼마\s?동안|얼마나\s?(?:오래|걸|길|동안|빨리|미리)|"
-     r"기간은|多久|多长时间|多長時間|多长|多快",
+    # … and how soon ("how soon / how quickly / how far in advance", "얼마나 미리"): a time span; not "얼마나 빨리" /
+    # "多快", which as often ask for a speed
+    (r"\bhow long\b|\bhow (?:soon|quickly|far (?:in advance|ahead))\b|얼마\s?동안|얼마나\s?(?:오래|걸|길|동안|미리)|"
+     r"기간은|多久|多长时间|多長時間|多长",
      frozenset({"quantity"}), DURATION_UNITS, "duration"),
     # an amount asked about money ("연회비는 얼마", "how much did they pay", "多少钱"); not a bare "얼마" / "how much" /
     # "多少" ("시정이 얼마 미만", "128 곱하기 12는 얼마"), nor a money word without an amount asked ("연봉 계약은 몇 월에")
@@ -303,12 +304,18 @@ _CAUSE_STATED = re.compile(
     r"因为|因為|由于|由於|因此|所以|导致|導致|造成|引起|原因|以致|致使", re.I)
 
 
+# language: loanwords that begin with 프로 (project, program, process, professional …), not the spoken percent
+_LOANWORD_AFTER_PRO = re.compile(r"프로[그젝세토필듀모파]")
+
+
 def _unit_class(word: str) -> str:
     word = word.strip().lower()
     if word in _UNIT_OF:
         return _UNIT_OF[word]
     for w, cls in _ALL_UNITS:  # "days before" → "days"; "명이었" → "명"
         if word.startswith(w) and (not re.fullmatch(r"[a-z]+", w) or re.match(rf"{re.escape(w)}\b", word)):
+            if _LOANWORD_AFTER_PRO.match(word):
+                continue  # "몇 프로젝트", "몇 프로그램": a loanword, not 프로 (percent)
             return cls
     return ""
 
