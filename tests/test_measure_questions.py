@@ -1,6 +1,6 @@
 """Issue 8: an English question that asks for a measured value without "how" ("What sugar level …", "At what
-temperature …", "What score …") asks for a number, as 몇 / 多少 do; the answer quotes the sentence that states one.
-Documents written for this test (a made-up fruit grade, 백록봉)."""
+temperature …", "What score …") asks for a number, as 몇 / 多少 do; "how soon / how far in advance" asks for a time
+span, "how fast" does not; the answer quotes the sentence that states one. Documents written for this test (a made-up fruit grade, 백록봉)."""
 from __future__ import annotations
 
 from datetime import date
@@ -20,21 +20,15 @@ from rag.types import Grade, Retrieved
     ("What age do you need to be to volunteer?", "age"),
     ("What level of access do new hires get?", ""),  # a kind of access, not a measure
     ("Which team runs the booking system?", ""),
-])
-def test_a_measure_noun_asks_for_a_value(question, label):
-    assert asked_type(question).label == label
-
-
-@pytest.mark.parametrize("question, label", [
+    # "how soon / how quickly / how far in advance" ask for a time span, as "how long" does: the answer quotes the
+    # sentence that states one ("within one hour"), not the sentence that names the office
     ("If something goes wrong in the lab, how soon do I have to phone the safety office?", "duration"),
     ("How quickly must a lost item be handed to the front desk?", "duration"),
     ("How far in advance do I book the shuttle?", "duration"),
     ("셔틀은 얼마나 미리 예약해야 돼요?", "duration"),
     ("How far is the airport from the hotel?", "length"),  # a distance, not a time span
 ])
-def test_how_soon_asks_for_a_time_span(question, label):
-    # "how soon / how quickly / how far in advance" ask for a time span, as "how long" does: the answer quotes the
-    # sentence that states one ("within one hour"), not the sentence that names the office
+def test_what_kind_of_value_is_asked(question, label):
     assert asked_type(question).label == label
 
 

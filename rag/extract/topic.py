@@ -15,7 +15,8 @@ from rag.graphstore.base import entity_key
 # Not Korean "이 시스템의 …": the name after it is the subject there ("이 시스템의 전신인 OldDock은 …")
 _PRONOUN_SUBJECT_RE = re.compile(
     r"^[\s#>*+•·\-|]*(?P<p>(?:It|This|The)\s+(?:system|tool|service|app|application|platform|product|database|"
-    r"program|programme|software)\b|It\b(?!'s\s)|Its\b|이\s*(?:시스템|도구|서비스|앱|플랫폼|제품|데이터베이스|프로그램)(?=은|는|이|가)|"
+    r"program|programme|software)\b|It\b(?!'s\s)|Its\b|"
+    r"이\s*(?:시스템|도구|서비스|앱|플랫폼|제품|데이터베이스|프로그램)(?=은|는|이|가)|"
     r"(?:该|这个|这一)(?:系统|工具|服务|应用|平台|产品|数据库|程序)|它)")
 # How many sentences a topic (the name that opened a sentence) stands for a dropped or pronoun subject. Language
 # habit, not tuned: a short paragraph.

@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Any
 
 from rag.config import Settings
-from rag.engines.offline.rules import DATA_FLOW_CUES, ZH_HEAD_OF
+from rag.engines.offline.rules import DATA_FLOW_CUES, ZH_HEAD_OF, ZH_HEAD_TITLE_END
 from rag.graphstore import entity_key, relation_id
 from rag.textutil import _HAN_RE, key_terms, tokenize
 from rag.extract import ALIAS_PREDICATE
@@ -52,6 +52,8 @@ MAX_HOPS = 4  # chosen, not tuned: the longest chain a question asks that is sti
 BACKWARD_PREDICATES = frozenset({"leads", "owns"})
 AGAINST_WEIGHT = 0.5
 
+_ZH_HEAD_CUES = frozenset(f"{unit}长" for unit in ZH_HEAD_OF)  # 组长, 部长 … (rules.ZH_HEAD_OF)
+
 # words in a question that say which kind of fact it asks for (language: Korean, English, Chinese)
 PREDICATE_CUES: dict[str, tuple[str, ...]] = {
     "located_in": ("어디", "어느 도시", "도시", "위치", "본사", "에 있", "where", "located", "headquarter", "city",
@@ -60,7 +62,7 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
                      "proposed", "invented", "designed", "开发", "研发", "制造", "提出"),
     "founded_by": ("설립", "창업", "창립", "founded", "founder", "established", "创立", "创办", "创始"),
     "leads": ("팀장", "이끄", "이끈", "리더", "책임자", "대표", "lead", "leads", "head", "manager", "manages", "负责人",
-              "领导", "带领", "主管") + tuple(f"{unit}长" for unit in ZH_HEAD_OF),
+              "领导", "带领", "主管") + tuple(sorted(_ZH_HEAD_CUES)),
     "owns": ("담당", "맡", "운영", "owns", "owner", "responsible", "in charge", "operates", "负责", "运营"),
     "belongs_to": ("소속", "어느 팀", "어느 대학", "대학", "근무", "belong", "member", "which team", "works at",
                    "university", "professor", "属于", "隶属", "成员", "大学"),
@@ -84,8 +86,8 @@ _LATIN_CUE_END = r"(?:s|es|d|ed|ing|er|ers)?(?![a-z])"
 def _cue_pattern(cue: str) -> re.Pattern[str]:
     if re.fullmatch(r"[a-z][a-z ]*", cue):
         return re.compile(rf"(?<![a-z]){re.escape(cue)}{_LATIN_CUE_END}")
-    if cue[:-1] in ZH_HEAD_OF and cue.endswith("长"):  # 组长 …, not 团队长期 (rules.ZH_HEAD_OF)
-        return re.compile(re.escape(cue) + "(?![期久远])")
+    if cue in _ZH_HEAD_CUES:  # 组长 …, not 团队长期 (rules.ZH_HEAD_TITLE)
+        return re.compile(re.escape(cue) + ZH_HEAD_TITLE_END)
     return re.compile(re.escape(cue))  # Korean / Chinese cues: a part of a word (no spaces between morphemes)
 
 
@@ -215,8 +217,8 @@ class GraphTool:
         # a chain question that names no entity describes it ("the dashboard that raised no alert in the November
         # outage"): the names in the sentences that match the description best — the hits whose best sentence
         # matches best first, and in each the sentences that name an entity, closest to the question first
-        for hit, sentence, heading in self.described_by(query, described_hits) if described_hits else []:
-            for name in graph.search_entities(sentence, limit=SEEDS_PER_HIT):
+        for hit, sentence, heading, names in self.described_by(query, described_hits) if described_hits else []:
+            for name in names:
                 by_description.setdefault(name, []).append((hit, sentence, heading))
         for hit in hits:
             for name in graph.search_entities(hit.text, limit=SEEDS_PER_HIT):
@@ -224,10 +226,10 @@ class GraphTool:
                     from_hits.append(name)
         return from_question, from_hits, by_description
 
-    def described_by(self, query: str, hits: list[Retrieved]) -> list[tuple[Retrieved, str, str]]:
-        """(hit, sentence, its heading) for the ``SENTENCES_PER_HIT`` sentences of each hit that name a graph entity, closest to
-        the question first (cosine of the stored sentence vectors, one language within a chunk); the hits whose best
-        sentence matched best (language-centred z-score, rag.tools.vector) first."""
+    def described_by(self, query: str, hits: list[Retrieved]) -> list[tuple[Retrieved, str, str, list[str]]]:
+        """(hit, sentence, its heading, the graph entities it names) for the ``SENTENCES_PER_HIT`` sentences of each
+        hit that name one, closest to the question first (cosine of the stored sentence vectors, one language within
+        a chunk); the hits whose best sentence matched best (language-centred z-score, rag.tools.vector) first."""
         import numpy as np
 
         from rag.sentences import store_for
@@ -236,7 +238,7 @@ class GraphTool:
         embedder = self.kb.embedder
         stored = store_for(self.settings.data_dir).get({h.id: h.text for h in hits}, embedder.name)
         q = np.asarray(embedder.embed_query(query), dtype=np.float32) if stored else None
-        out: list[tuple[Retrieved, str, str]] = []
+        out: list[tuple[Retrieved, str, str, list[str]]] = []
         for hit in sorted(hits, key=lambda h: -float((h.metadata or {}).get("sentence_z") or 0.0)):
             units = stored.get(hit.id)
             if units is not None and q is not None and units.vectors.shape[1:] == q.shape:
@@ -248,8 +250,9 @@ class GraphTool:
             for t, h in sentences:  # one entity search per sentence (a round trip on Neo4j): stop when enough
                 if named >= SENTENCES_PER_HIT:
                     break
-                if t and graph.search_entities(t, limit=1):
-                    out.append((hit, t, h))
+                names = graph.search_entities(t, limit=SEEDS_PER_HIT) if t else []
+                if names:
+                    out.append((hit, t, h, names))
                     named += 1
         return out
 
@@ -506,6 +509,7 @@ class GraphTool:
             if anchor:
                 shown = canonical.get(entity_key(anchor), anchor)
                 from_hits = [shown] + [e for e in from_hits if e != shown]
+
         def triple(e: tuple) -> tuple[str, str, str]:
             return entity_key(e[2].source), e[2].predicate, entity_key(e[2].target)
 
@@ -518,9 +522,8 @@ class GraphTool:
 
         out: list[Retrieved] = []
         if anchor and chain:
-            # glass box: the sentence whose description the chain starts from, with the name it gave
-            # the sentence that describes it, not one that states a fact of the chain ("X was built by T" matches
-            # "which team built it" as well as the description does)
+            # glass box: the sentence the chain starts from, with the name it gave — one that describes the entity,
+            # not one that states a fact of the chain ("X was built by T" matches "which team built it" as well)
             stated = {rel.evidence.strip() for _, _, rel, _ in chain}
             hit, sentence, heading = next((d for d in by_description[anchor] if d[1].strip() not in stated),
                                           by_description[anchor][0])

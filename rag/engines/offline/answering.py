@@ -166,7 +166,7 @@ class Answerer:
         for i in chosen:
             t = (docs[i].metadata or {}).get("triple") or []
             named = (docs[i].metadata or {}).get("described_entity")
-            triples.append(f"{t[0]} —{t[1]}→ {t[2]}" if len(t) == 3 else named if named else _clean_sentence(docs[i].text))
+            triples.append(f"{t[0]} —{t[1]}→ {t[2]}" if len(t) == 3 else named or _clean_sentence(docs[i].text))
         # the entity the path's last hop reaches (an extra correct fact listed after the path is no hop of it)
         answer_entity = next((e for i, e in reversed(hops) if i in on_path), hops[-1][1] if hops else "") \
             if on_path else ""

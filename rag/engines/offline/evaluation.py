@@ -120,10 +120,10 @@ class ContextEvaluator:
     def _no_asked_value(question: str, supporting: list[Retrieved]) -> str:
         """Why the supporting documents cannot answer ("" when they may): the question asks for a kind of value (a
         number of days, an amount, a date …: ``answertype.asked_type``; not a person or a place, whose plain names
-        its patterns miss) and no sentence of theirs states one (``fit`` below WEAK; below STRONG where the question names
-        a unit and the sentence is in the question's language) — the check behind the answer's
-        "no quoted sentence states the asked …", made before answering. Only for passages (a graph fact answers a
-        relation; a table row or a web result is read otherwise)."""
+        its patterns miss) and no sentence of theirs states one (``fit`` below WEAK; below STRONG where the question
+        names a unit and the sentence is in the question's language) — the check behind the answer's "no quoted
+        sentence states the asked …", made before answering. Only for passages (a graph fact answers a relation; a
+        table row or a web result is read otherwise)."""
         asked = asked_type(question)
         if not asked.kinds or asked.kinds & {"person", "place"} or not supporting:
             return ""
