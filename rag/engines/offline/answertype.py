@@ -21,6 +21,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from rag.engines.offline.rules import CAUSE_ASKED
+from rag.textutil import dominant_language
 
 STRONG, WEAK, OTHER, NONE = 3, 2, 1, 0
 
@@ -40,11 +41,14 @@ UNIT_WORDS: dict[str, tuple[str, ...]] = {
                "workers", "readers", "children", "adults", "volunteers"),
     "age": ("살", "세", "岁", "歲", "years old", "year-old"),
     "money": ("원", "만원", "만 원", "억원", "won", "krw", "usd", "eur", "dollars", "dollar", "euros", "euro", "yuan",
-              "rmb", "cny", "元", "块", "塊", "美元", "欧元", "韩元", "万元"),
+              "rmb", "cny", "元", "块", "塊", "美元", "欧元", "韩元", "万元", "달러", "유로", "위안", "美金"),
     "percent": ("%", "퍼센트", "프로", "percent", "per cent"),
     "length": ("km", "m", "cm", "mm", "미터", "킬로미터", "米", "公里", "meters", "metres", "kilometers", "kilometres"),
     "weight": ("kg", "g", "t", "톤", "킬로그램", "그램", "吨", "公斤", "千克", "克", "tons", "tonnes", "kilograms"),
     "times": ("회", "번", "차례", "次", "遍", "times"),
+    # a multiple of something ("통상임금의 1.5배", "两倍"): "몇 배 / 多少倍 / 几倍" ask for it, not for the money it
+    # multiplies
+    "multiple": ("배", "倍"),
     # counters of things: what is counted ("9,600 册" are books, "4 台" machines), so "how many books" is not
     # answered by a count of machines; "개 / 个 / items" count anything
     "volume": ("권", "册", "冊", "本", "books", "volumes", "copies"),
@@ -52,7 +56,7 @@ UNIT_WORDS: dict[str, tuple[str, ...]] = {
     "case": ("건", "件", "笔", "筆", "cases", "requests", "orders", "bookings", "reservations", "reports", "complaints",
              "transactions", "applications"),
     "vessel": ("척", "艘", "vessels", "ships", "boats", "ferries"),
-    "site": ("곳", "개소", "家", "座", "所", "sites", "branches", "stores", "shops", "locations", "offices"),
+    "site": ("곳", "군데", "개소", "家", "座", "所", "sites", "branches", "stores", "shops", "locations", "offices"),
     "item": ("개", "장", "편", "종", "개국", "석", "席", "个", "個", "张", "張", "项", "項", "种", "種", "套", "items", "pieces",
              "tickets", "seats", "kinds", "types"),
 }
@@ -91,7 +95,8 @@ _YEAR = re.compile(r"(?<![\d.,:])(?:1[6-9]|20|21)\d\d(?!\d|[.,]\d)(?:\s?년|年)
 _DATE = re.compile(
     rf"\d{{1,2}}\s?월\s?\d{{1,2}}\s?일|\d{{1,2}}\s?月\s?\d{{1,2}}\s?[日号號]|\d{{4}}-\d{{1,2}}-\d{{1,2}}|"
     rf"\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS_EN})\b|\b(?:{_MONTHS_EN})\.?\s+\d{{1,2}}\b|"
-    rf"\b(?:{_MONTHS_EN})\s+\d{{4}}\b|\d{{4}}\s?년\s?\d{{1,2}}\s?월|\d{{4}}\s?年\s?\d{{1,2}}\s?月|\d{{1,2}}\s?월(?!\s?\d)|"
+    rf"\b(?:{_MONTHS_EN})\s+\d{{4}}\b|\d{{4}}\s?년\s?\d{{1,2}}\s?월(?:\s?\d{{1,2}}\s?일)?|"
+    rf"\d{{4}}\s?年\s?\d{{1,2}}\s?月(?:\s?\d{{1,2}}\s?[日号號])?|\d{{1,2}}\s?월(?!\s?\d)|"
     rf"\d{{1,2}}\s?月(?![\d份])", re.I)
 _WEEKDAY = re.compile(
     r"[월화수목금토일]요일|(?:星期|周|週|礼拜|禮拜)[一二三四五六日天]|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
@@ -207,8 +212,9 @@ def stated_values(sentence: str) -> list[Value]:
             continue
         out.append(Value("quantity", _UNIT_OF.get(m.group("u").lower(), ""), m.group(0).strip()))
         spans.append(m.span())
-    for m in _FREQUENCY.finditer(s):  # "주 2회", "twice a week", "每周两次", "daily"
-        add("frequency", m)
+    for m in _FREQUENCY.finditer(s):  # "주 2회", "twice a week", "每周两次", "daily"; not "월 14일" in "3월 14일"
+        if not any(a <= m.start() < b for a, b in spans):
+            add("frequency", m)
     for m in _KO_DAYS.finditer(s):
         if not any(a <= m.start() < b for a, b in spans):
             add("quantity", m, "day")
@@ -230,6 +236,7 @@ class AskedType:
     label: str = ""  # for the trace: "year", "quantity (day)", "cause" …
     cause: bool = False
     until: bool = False  # asks for the end of a period ("언제까지", "until when"): a date with an end marker answers it
+    currency: str = ""  # money: the currency the question names ("多少美元", "몇 달러", "in euros"), "" when none
 
     def __bool__(self) -> bool:
         return bool(self.kinds) or self.cause
@@ -352,8 +359,46 @@ _ASKS_ANYTHING_ELSE = re.compile(
     r"몇|언제|어디|누구|누가|무엇|뭐|무슨|어느|어떤|어떻게|왜|무료|什么|什麼|哪|谁|誰|怎么|怎麼|为什么|吗|嗎|是否|是不是|还是|免费")
 
 
+# language: currencies by their names, codes and signs in ko / en / zh (a money value's text is its number and unit)
+_CURRENCIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((code, re.compile(pattern, re.I)) for code, pattern in (
+    ("usd", r"\busd\b|\$|\bdollars?\b|美元|美金|달러"),
+    ("eur", r"\beur\b|\beuros?\b|€|欧元|歐元|유로"),
+    ("jpy", r"\byen\b|\bjpy\b|日元|日圓|円|(?<![가-힣])엔(?![가-힣])"),
+    ("krw", r"\bwon\b|\bkrw\b|韩元|韓元|₩|\d\s?(?:만|억|천)?\s?원|^원$"),
+    ("cny", r"\byuan\b|\brmb\b|\bcny\b|人民币|人民幣|위안|(?<![美韩韓欧歐日港台])元|块|塊"),
+))
+# the currency a question's language names when it means any money ("몇 원이야?" of a fee in yuan)
+_HOME_CURRENCY = {"ko": "krw", "zh": "cny", "en": "usd"}
+# … and where a question names the currency it wants the amount in: "in dollars / in USD", "달러로", "以美元"
+_IN_CURRENCY = re.compile(r"\bin (?:us |american |korean |chinese )?(?:dollars?|usd|won|krw|euros?|eur|yuan|rmb|cny|yen)\b|"
+                          r"(?:달러|유로|위안|엔|원)화?로\b|(?:以|用|按)(?:美元|欧元|人民币|韩元|日元)")
+
+
+def currency_of(text: str) -> str:
+    """The currency a money value's text (or a currency word) names ("" when none)."""
+    t = _norm(text)
+    return next((code for code, pattern in _CURRENCIES if pattern.search(t)), "")
+
+
 def asked_type(question: str) -> AskedType:
-    """The kind of value the question asks for (NO_TYPE when it asks for none of them)."""
+    """The kind of value the question asks for (NO_TYPE when it asks for none of them); for money, the currency it
+    names in its asking words ("多少美元", "how many dollars", "몇 달러", "in euros"): an amount in another currency does
+    not answer it."""
+    asked = _asked_type(question)
+    if "money" not in asked.kinds:
+        return asked
+    q = _norm(question).lower()
+    m = _HOW_MANY.search(q)
+    word = next((g for g in m.groups() if g), "") if m else ""
+    unit = next((w for w in sorted(UNIT_WORDS["money"], key=len, reverse=True) if word.startswith(w)), "")
+    named = _IN_CURRENCY.search(q)
+    currency = currency_of(unit) or (currency_of(named.group(0)) if named else "")
+    if not currency or currency == _HOME_CURRENCY[dominant_language(question)]:
+        return asked  # "몇 원", "多少元", "how many dollars" as often mean any money as that currency
+    return AskedType(asked.kinds, asked.units, asked.label, asked.cause, asked.until, currency)
+
+
+def _asked_type(question: str) -> AskedType:
     q = _norm(question).lower()
     cause = bool(_CAUSE.search(q))
     if _ASKS_FREQUENCY.search(q):  # before the weekday pattern: "每周几次" is not "周几"
@@ -416,6 +461,8 @@ def fit(asked: AskedType, sentence: str, values: list[Value] | None = None) -> i
     for v in values:
         if v.kind not in asked.kinds:
             continue
+        if v.kind == "money" and asked.currency and currency_of(v.text) not in ("", asked.currency):
+            continue  # "210 won per kg" does not say how many dollars
         if v.kind != "quantity" or not asked.units:
             strong = v.kind != "quantity" or bool(v.unit)
             if not strong and asked.kinds & {"money", "percent"} and not asked.units:
@@ -428,8 +475,8 @@ def fit(asked: AskedType, sentence: str, values: list[Value] | None = None) -> i
     return best
 
 
-__all__ = ["AskedType", "NO_TYPE", "STRONG", "WEAK", "OTHER", "NONE", "Value", "asked_type", "fit", "stated_values",
-           "states_cause"]
+__all__ = ["AskedType", "NO_TYPE", "STRONG", "WEAK", "OTHER", "NONE", "Value", "asked_type", "currency_of", "fit",
+           "stated_values", "states_cause"]
 
 
 # ---- grading's check (additive: the same lists, read as "does this sentence state what is asked") -------------------

@@ -225,9 +225,30 @@ def question_terms(question: str) -> tuple[list[str], set[str]]:
     clauses = [c for c in _CLAUSE_SPLIT.split(question) if c and c.strip()]
     asking = [c for c in clauses if _QUESTION_CUES.search(c.lower())]
     if len(clauses) < 2 or not asking or len(asking) == len(clauses):
-        return terms, set(terms)
-    focus = {t for c in asking for t in clean(c)}
-    return terms, focus or set(terms)
+        focus = set(terms)
+    else:
+        focus = {t for c in asking for t in clean(c)} or set(terms)
+    return terms, _without_premise(question, focus, clean)
+
+
+# language: a yes / no question that states a belief for the answer to correct ("CampusID 때문 아니었어?", "서버 때문이라고
+# 하지 않았어요?", "Wasn't it the truck's fridge?", "不是因为服务器吗？"); the question beside it asks what is asked
+_PREMISE = re.compile(r"(?:아니었|아니야|아닌가|아니에요|아니냐|지\s?않았|지\s?않나)[가-힣]*\s*[?？]\s*$|"
+                      r"^\s*(?:wasn't|weren't|isn't|didn't|doesn't|aren't|hasn't|haven't)\b.*[?？]\s*$|"
+                      r"(?:不是|難道|难道)[^?？]*[吗嗎][?？]\s*$", re.I)
+
+
+def _without_premise(question: str, focus: set[str], clean) -> set[str]:
+    """The focus without a premise's words ("해외 여행사이트 서버" in "…, 해외 여행사이트 서버 때문이라고 하지
+    않았어요? 진짜로는 뭐가 문제였던 거죠?"): the answer corrects the premise and need not repeat it, so the words
+    of every other clause are the focus, a lead-in's too ("진짜로는 뭐가 문제였던 거죠?" alone says little). The
+    focus is kept when no other clause asks anything."""
+    parts = [c for x in re.split(r"(?<=[?？])", question) for c in _CLAUSE_SPLIT.split(x) if c and c.strip()]
+    premises = [c for c in parts if _PREMISE.search(c.strip())]
+    asking = [c for c in parts if c not in premises and "?" in c.replace("？", "?")]
+    if not premises or not asking:
+        return focus
+    return {t for c in parts if c not in premises for t in clean(c)} or focus
 
 
 @lru_cache(maxsize=20000)

@@ -124,21 +124,31 @@ class ContextEvaluator:
         names a unit and the sentence is in the question's language) — the check behind the answer's "no quoted
         sentence states the asked …", made before answering. Only for passages (a graph fact answers a relation; a
         table row or a web result is read otherwise)."""
-        asked = asked_type(question)
-        if not asked.kinds or asked.kinds & {"person", "place"} or not supporting:
+        if not supporting or any(d.tool != "vector" for d in supporting):
             return ""
-        if any(d.tool != "vector" for d in supporting):
-            return ""
-        # a bare number ("3.", "2층") is no evidence where the question names a unit (days, people …) — in the
-        # question's own language: another language counts in other words ("1,240 hold requests" for "몇 건")
-        own = language_of(question)
-        for d in supporting:
-            for sentence in _sentences(d.text):
-                if not _LETTER.search(sentence):
-                    continue  # a list marker ("3.") states nothing
-                if fit(asked, sentence) >= (STRONG if asked.units and language_of(sentence) == own else WEAK):
-                    return ""
-        return f"no sentence of the {len(supporting)} supporting document(s) states the asked {asked.label}"
+        parts = asked_parts(question)
+        # each asked part of a question that asks several things needs its own value ("몇 시부터고, 하루에 얼마예요?")
+        for part in ([question] if len(parts) < 2 else parts):
+            asked = asked_type(part)
+            if not asked.kinds or asked.kinds & {"person", "place"}:
+                continue
+            if not _states(asked, supporting, language_of(question)):
+                what = f"the asked {asked.label}" + (f" of '{part}'" if part != question else "")
+                return f"no sentence of the {len(supporting)} supporting document(s) states {what}"
+        return ""
+
+
+def _states(asked, supporting: list[Retrieved], own: str) -> bool:
+    """Does a sentence of the supporting documents state a value of the asked kind? A bare number ("3.", "2층") is no
+    evidence where the question names a unit (days, people …) — in the question's own language: another language
+    counts in other words ("1,240 hold requests" for "몇 건")."""
+    for d in supporting:
+        for sentence in _sentences(d.text):
+            if not _LETTER.search(sentence):
+                continue  # a list marker ("3.") states nothing
+            if fit(asked, sentence) >= (STRONG if asked.units and language_of(sentence) == own else WEAK):
+                return True
+    return False
 
 
 def leading_typed(question: str, typed: list[Typed]) -> tuple[list[Typed], str]:
