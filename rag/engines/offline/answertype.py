@@ -212,8 +212,9 @@ def stated_values(sentence: str) -> list[Value]:
             continue
         out.append(Value("quantity", _UNIT_OF.get(m.group("u").lower(), ""), m.group(0).strip()))
         spans.append(m.span())
+    dates = [(a, b) for (a, b), v in zip(spans, out) if v.kind == "date"]
     for m in _FREQUENCY.finditer(s):  # "주 2회", "twice a week", "每周两次", "daily"; not "월 14일" in "3월 14일"
-        if not any(a <= m.start() < b for a, b in spans):
+        if not any(a < m.start() < b for a, b in dates):
             add("frequency", m)
     for m in _KO_DAYS.finditer(s):
         if not any(a <= m.start() < b for a, b in spans):
