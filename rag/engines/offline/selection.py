@@ -50,6 +50,18 @@ def _score_over(cov: Coverage, terms: Sequence[str]) -> float:
     return sum(cov.weight(t) * cov.credit.get(t, 0.0) for t in terms) / total if total else 0.0
 
 
+def _leading_asked(question: str) -> AskedType:
+    """The value the conclusion should state: for a question that asks several things ("苏州第一家店是哪天开的？晚上几点
+    关门？"), the one its first part asks for (the later parts get a sentence each, ``_select``); the whole question's
+    pattern would pick whichever kind its list tries first (here the time of day)."""
+    parts = asked_parts(question)
+    if len(parts) >= 2:
+        first = asked_type(parts[0])
+        if first.kinds:
+            return first
+    return asked_type(question)
+
+
 def conclusion_of(picked: Sequence[Candidate]) -> Candidate:
     """The sentence the conclusion quotes: the first picked, or for a table header the best-ranked of its rows."""
     lead = next((c for c in picked if not c.title), picked[0])  # a title line names the topic, it concludes nothing
@@ -98,7 +110,7 @@ class EvidenceSelector:
         four dev answers, the grade of a document says little about which of its sentences answers."""
         intents = question_intents(question)
         best_grade = max(graded) if graded else 0.0
-        asked = asked_type(question)
+        asked = _leading_asked(question)
         evidence = self.sentence_evidence(question, docs)
         names = [t for t in terms if _name_like(t, question)] if asked.kinds else []
         named: dict[str, list[str]] = {}  # heading -> the question's names it states
@@ -215,6 +227,7 @@ class EvidenceSelector:
         parts = asked_parts(question)
         if len(parts) < 2 or not chosen:
             return chosen
+        whole: list[Candidate] | None = None
         for n, part in enumerate(parts, 1):
             part_terms, _ = question_terms(part)
             ranked = [c for c in self._rank_sentences(part, part_terms, docs, bool(WANTS_NUMBER.search(part.lower())),
@@ -227,9 +240,20 @@ class EvidenceSelector:
             if any((c.pos, c.index) == (best.pos, best.index) for c in chosen):
                 continue
             asked = asked_type(part)
-            if not (best.cov.covered or best.semantic >= SECTION_BONUS_MIN_SEMANTIC) or (
-                    asked.kinds and not asked.kinds & {"person", "place"} and best.fits < WEAK):
-                continue  # nothing in the context speaks to this part: quoting a sentence for it would be noise
+            value = bool(asked.kinds) and not asked.kinds & {"person", "place"}
+            if not (best.cov.covered or best.semantic >= SECTION_BONUS_MIN_SEMANTIC) or (value and best.fits < WEAK):
+                # nothing speaks to this part by its own words ("晚上几点关门" names no store): the sentence the whole
+                # question ranks best among those stating the value this part asks for ("营业时间：每天 08:00 至
+                # 21:30"), if it is on the question's topic; else nothing (quoting one would be noise)
+                if whole is None:
+                    whole = [c for c in self._rank_sentences(question, terms, docs, wants_value, graded) if not c.title]
+                best = next((c for c in whole if value and (c.cov.covered or c.semantic >= SECTION_BONUS_MIN_SEMANTIC)
+                             and fit(asked, c.text) == STRONG), None)
+                if best is None or any((c.pos, c.index) == (best.pos, best.index) for c in chosen):
+                    continue
+                best.why = f"states the {asked.label} part {n} asks for ('{part[:40]}')"
+                chosen.append(best)
+                continue
             best.why = f"best match for part {n} of the question ('{part[:40]}')"
             chosen.append(best)
         return chosen
@@ -427,6 +451,6 @@ def _why(candidates: list[Candidate], reason: str) -> list[Candidate]:
 def why_quoted(question: str, picked: Sequence[Candidate]) -> str:
     """The trace reason's account of the quoted sentences: the value kind the question asks for, and why each
     sentence was quoted."""
-    asked = asked_type(question)
+    asked = _leading_asked(question)
     head = f"asks for: {asked.label}" if asked else "asks for: no particular kind of value"
     return head + "; quoted: " + "; ".join(f"{n}) {c.why}" for n, c in enumerate(picked, 1))
