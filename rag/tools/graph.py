@@ -209,8 +209,9 @@ class GraphTool:
         from_hits: list[str] = []
         described = not from_question and len(asked_predicates(query)) >= 2
         try:
-            hits = self.kb.tools()["vector"].run(query, VECTOR_HITS_FOR_SEEDS)
-            described_hits = self.kb.tools()["vector"].run(query, DESCRIBED_HITS) if described else []
+            hits = self.kb.tools()["vector"].run(query, VECTOR_HITS_FOR_SEEDS, by_parts=False)
+            described_hits = (self.kb.tools()["vector"].run(query, DESCRIBED_HITS, by_parts=False) if described
+                              else [])
         except ToolUnavailable:
             hits, described_hits = [], []
         by_description: dict[str, list[tuple[Retrieved, str, str]]] = {}

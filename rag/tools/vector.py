@@ -416,10 +416,12 @@ class VectorTool:
         return out
 
     def run(self, query: str, top_k: int, *, exclude_language: str | None = None,
-            exclude_ids: Any = ()) -> list[Retrieved]:
+            exclude_ids: Any = (), by_parts: bool = True) -> list[Retrieved]:
         """The ``top_k`` best chunks for ``query``. With ``exclude_language`` (the agent's search of the other
         languages): only chunks written mostly in another language, ranked by the two channels that are fair across
-        languages (sentence and name), none of ``exclude_ids``."""
+        languages (sentence and name), none of ``exclude_ids``. ``by_parts``: a question that asks several things
+        gets a sentence ranking per part (``_asked_parts``); the graph tool's searches turn it off (the parts of a
+        chain question are its hops, "哪个团队开发的？团队负责人是谁？", and each would pull chunks about any team)."""
         try:
             self.kb.check_embedder()
             self.kb.refresh()  # another process may have changed the knowledge base since the last question
@@ -438,6 +440,10 @@ class VectorTool:
                 dense = [(c, sim) for c, sim in store.dense_query(query_vector, n) if c.doc_id in committed]
                 sparse = index.search(query, n)
                 sentence = self._sentence_channel(query_vector, committed, index, n, revision)
+                stats = getattr(self, "last_sentence_stats", None)
+                parts = [self._sentence_channel(self.kb.embedder.embed_query(p), committed, index, n, revision)
+                         for p in (_asked_parts(query) if by_parts else [])]
+                self.last_sentence_stats = stats  # the whole question's, as before
                 names = (self._names.search_tokens(keys, NAME_CANDIDATES) if keys and self._names is not None
                          else [])
             else:  # only the two channels fair across languages: dense cosines favour the question's language
@@ -448,7 +454,7 @@ class VectorTool:
                     return chunk.chunk_id not in skip and self._chunk_language(chunk) != exclude_language
 
                 every = len(index.chunks)
-                dense, sparse = [], []
+                dense, sparse, parts = [], [], []
                 sentence = [row for row in self._sentence_channel(query_vector, committed, index, every, revision)
                             if keep(row[0])][:n]
                 names = ([row for row in self._names.search_tokens(keys, every) if keep(row[0])][:NAME_CANDIDATES]
@@ -471,6 +477,11 @@ class VectorTool:
             entry = fused.setdefault(chunk.chunk_id, {"chunk": chunk, "score": 0.0})
             entry.update(sentence_z=z, sentence_rank=rank, sentence=text)
             entry["score"] += SENTENCE_WEIGHT / (RRF_K + rank)
+        for ranking in parts:  # a question that asks several things: each part's best sentences vote too
+            for rank, (chunk, z, text) in enumerate(ranking, start=1):
+                entry = fused.setdefault(chunk.chunk_id, {"chunk": chunk, "score": 0.0})
+                entry.setdefault("part_rank", rank)
+                entry["score"] += SENTENCE_WEIGHT / len(parts) / (RRF_K + rank)
         for rank, (chunk, score) in enumerate(names, start=1):
             entry = fused.setdefault(chunk.chunk_id, {"chunk": chunk, "score": 0.0})
             entry.update(name_score=score, name_rank=rank)
@@ -496,11 +507,21 @@ class VectorTool:
                           "sentence_rank": e.get("sentence_rank"),
                           "sentence_z": round(float(e["sentence_z"]), 4) if "sentence_z" in e else None,
                           "sentence": (e.get("sentence") or "")[:160] or None,
-                          "name_rank": e.get("name_rank"),
+                          "name_rank": e.get("name_rank"), "part_rank": e.get("part_rank"),
                           "name_score": round(float(e["name_score"]), 6) if "name_score" in e else None,
                           "name_match": _matched_names(keys, chunk.text) if "name_rank" in e else None},
             ))
         return out
+
+
+def _asked_parts(query: str) -> list[str]:
+    """The parts of a question that asks several things ("…哪天开的？晚上几点关门？"; ``parts.asked_parts``), [] when it
+    asks one: each part's best sentences are a ranking of their own (one part's answer is often in another chunk
+    than the other's, and the whole question's vector sits between them)."""
+    from rag.engines.offline.parts import asked_parts
+
+    parts = asked_parts(query)
+    return parts if len(parts) >= 2 else []
 
 
 def _matched_names(keys: list[str], text: str) -> list[str] | None:

