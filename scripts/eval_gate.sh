@@ -98,7 +98,7 @@ run_set() {  # run_set NAME: one question set with its gates
       # wrong (false abstention up, silent failures down); floors moved by what was measured, about one question under
       floors "$HELDOUT_C" 0.74 0.28 0.12 0.96 || return $?  # C 0.771 / 0.229 / 0.082 / 0.984 (fifteenth session)
       floors "$HELDOUT_D" 0.54 0.40 0.23 0.91 || return $?  # D 0.583 / 0.375 / 0.194 / 0.944 (sixteenth session)
-      floors "$HELDOUT_F" 0.64 0.39 0.22 0.93 || return $?  # F 0.676 / 0.324 / 0.196 / 0.957 (sixteenth session)
+      floors "$HELDOUT_F" 0.67 0.33 0.22 0.93 || return $?  # F 0.706 / 0.294 / 0.196 / 0.957 (seventeenth session)
       floors "$HELDOUT_G" 0.77 0.23 0.13 0.93 || return $?  # G 0.800 / 0.171 / 0.104 / 0.958 (thirteenth session)
       # 2026-12-02, ninth session: a fresh clone (new .venv from the same pins) measures I at 0.314 / 0.400 / 0.333 /
       # 0.938, not the 0.343 / 0.457 / 0.292 the previous machine recorded (same code; identical per question here
@@ -120,7 +120,7 @@ run_set() {  # run_set NAME: one question set with its gates
       # C 0.729 -> 0.750, F 0.588 -> 0.618, H 0.371 -> 0.400, J 0.343 -> 0.371, K 0.400 -> 0.429 (silent 0.250 ->
       # 0.229), E 0.697 -> 0.667 (a chain that only held by a missing relation). H, J and K floors moved up to about
       # one question under. M added (blind, aggregate only; agentic key facts under naive RAG's 0.200 there).
-      floors "$HELDOUT_E" 0.66 0.43 0.26 0.93 || return $?  # E 0.697 / 0.394 / 0.152 / 0.957 (fifteenth session)
+      floors "$HELDOUT_E" 0.66 0.46 0.13 0.93 || return $?  # E 0.697 / 0.424 / 0.109 / 0.957 (seventeenth session)
       # 2026-12-04, fourteenth session: cause questions as people ask them, the cause section of the named event read
       # whole, comparisons in time and by names, counts in one table row, acronyms: D 0.458 -> 0.500, F 0.618 ->
       # 0.647, H 0.400 -> 0.486 (silent 0.271 -> 0.229), I 0.314 -> 0.371 (silent 0.292 -> 0.250), K 0.429 -> 0.457 (silent 0.229 -> 0.208),
@@ -136,12 +136,17 @@ run_set() {  # run_set NAME: one question set with its gates
       # 0.095 -> 0.119), D 0.500 -> 0.583 (silent 0.250 -> 0.194), F 0.647 -> 0.676, I silent 0.229 -> 0.208, L 0.371
       # -> 0.400, M 0.143 -> 0.171; J 0.371 -> 0.343 and K 0.486 -> 0.457 (adopted by the aggregate rule over I-M: key
       # facts 61 -> 61, silent 74 -> 72). Floors about one question under the new figures, J's and K's moved down.
-      floors "$HELDOUT_H" 0.45 0.34 0.26 0.95 || return $?  # H 0.486 / 0.314 / 0.229 / 0.979 here
-      floors "$HELDOUT_I" 0.34 0.52 0.24 0.91 || return $?  # I 0.371 / 0.486 / 0.208 / 0.938 (sixteenth session)
-      floors "$HELDOUT_J" 0.31 0.43 0.36 0.89 || return $?  # J 0.343 / 0.400 / 0.333 / 0.917 (sixteenth session)
-      floors "$HELDOUT_K" 0.42 0.40 0.23 0.93 || return $?  # K 0.457 / 0.371 / 0.208 / 0.958 (sixteenth session)
-      floors "$HELDOUT_L" 0.37 0.26 0.38 0.93 || return $?  # L 0.400 / 0.229 / 0.354 / 0.958 (naive key facts 0.343)
-      floors "$HELDOUT_M" 0.14 0.52 0.42 0.89 ;;  # M 0.171 / 0.486 / 0.396 / 0.917 (naive key facts 0.200)
+      # 2026-12-05, seventeenth session: questions that ask several things (the first part concludes, each part's value
+      # in the context, a sentence ranking per part in retrieval) and readings of values: E silent 0.152 -> 0.109,
+      # F 0.676 -> 0.706, H 0.486 -> 0.543 (silent 0.229 -> 0.250), K 0.457 -> 0.486, L 0.400 -> 0.457, M 0.171 ->
+      # 0.229, I 0.371 -> 0.343 (silent 0.250 -> 0.229; adopted by the aggregate rule over I-M: key facts 62 -> 66,
+      # silent 74 -> 68 on this machine). Floors about one question under the new figures, I's key facts moved down.
+      floors "$HELDOUT_H" 0.51 0.29 0.28 0.95 || return $?  # H 0.543 / 0.257 / 0.250 / 0.979 (seventeenth session)
+      floors "$HELDOUT_I" 0.31 0.52 0.25 0.91 || return $?  # I 0.343 / 0.486 / 0.229 / 0.938 (seventeenth session)
+      floors "$HELDOUT_J" 0.34 0.46 0.32 0.89 || return $?  # J 0.371 / 0.429 / 0.292 / 0.917 (seventeenth session)
+      floors "$HELDOUT_K" 0.45 0.40 0.21 0.93 || return $?  # K 0.486 / 0.371 / 0.188 / 0.958 (seventeenth session)
+      floors "$HELDOUT_L" 0.42 0.26 0.34 0.93 || return $?  # L 0.457 / 0.229 / 0.312 / 0.958 (naive key facts 0.371)
+      floors "$HELDOUT_M" 0.19 0.49 0.42 0.89 ;;  # M 0.229 / 0.457 / 0.396 / 0.917 (naive key facts 0.257)
     heldout_c) targets "$HELDOUT_C" ;;  # issue 8's targets on a held-out corpus (not met today: README "Evaluation")
     heldout_e) targets "$HELDOUT_E" ;;
     heldout_f) targets "$HELDOUT_F" ;;
