@@ -51,33 +51,41 @@ def main() -> int:
         tool = kb.tools()["vector"]
         with_parts = vector._asked_parts
         timings: dict[tuple[str, bool], dict[str, list[float]]] = {}
-        for r in range(args.rounds):
-            for i, q in enumerate(questions):
-                # which side goes first alternates by question and round: the second run of a question finds the
-                # engine's caches (its query vector, prepared texts) warm
-                for parts_on in ((True, False) if (i + r) % 2 == 0 else (False, True)):
-                    vector._asked_parts = with_parts if parts_on else (lambda query: [])
-                    t = time.perf_counter()
-                    tool.run(q, settings.top_k)
-                    tool_ms = (time.perf_counter() - t) * 1000
-                    t = time.perf_counter()
-                    run_question(q, kb, engine, settings, "agentic")
-                    agent_ms = (time.perf_counter() - t) * 1000
-                    for what, ms in (("tool", tool_ms), ("agentic", agent_ms)):
-                        timings.setdefault((what, parts_on), {}).setdefault(q, []).append(ms)
-        vector._asked_parts = with_parts
-        kb.close()
+        try:
+            measure(questions, args.rounds, tool, kb, engine, settings, with_parts, timings)
+        finally:
+            vector._asked_parts = with_parts
+            kb.close()
     print(f"corpus {corpus.name}: {len(questions)} questions, {len(multi)} ask several things; "
           f"{args.rounds} round(s), with / without alternating")
     print("| measured | questions | with parts ms | without ms | ÷ |")
     print("|---|---|---:|---:|---:|")
     for what in ("tool", "agentic"):
         for label, subset in (("several parts", multi), ("one part", set(questions) - multi), ("all", set(questions))):
+            if not subset:
+                continue
             on = statistics.mean(statistics.mean(v) for q, v in timings[(what, True)].items() if q in subset)
             off = statistics.mean(statistics.mean(v) for q, v in timings[(what, False)].items() if q in subset)
             print(f"| {what} | {label} ({len(subset)}) | {on:.1f} | {off:.1f} | {on / off:.2f}× |")
     return 0
 
+
+def measure(questions, rounds, tool, kb, engine, settings, with_parts, timings) -> None:
+    """Every question through the tool and the agentic variant, with and without the part rankings; which side goes
+    first alternates by question and round (the second run of a question finds the engine's caches warm: its query
+    vector, prepared texts)."""
+    for r in range(rounds):
+        for i, q in enumerate(questions):
+            for parts_on in ((True, False) if (i + r) % 2 == 0 else (False, True)):
+                vector._asked_parts = with_parts if parts_on else (lambda query: [])
+                t = time.perf_counter()
+                tool.run(q, settings.top_k)
+                tool_ms = (time.perf_counter() - t) * 1000
+                t = time.perf_counter()
+                run_question(q, kb, engine, settings, "agentic")
+                agent_ms = (time.perf_counter() - t) * 1000
+                for what, ms in (("tool", tool_ms), ("agentic", agent_ms)):
+                    timings.setdefault((what, parts_on), {}).setdefault(q, []).append(ms)
 
 if __name__ == "__main__":
     raise SystemExit(main())

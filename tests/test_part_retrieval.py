@@ -38,8 +38,24 @@ def test_each_part_ranks_the_chunk_that_answers_it(tool):
     results = tool.run(question, 4)
     by_source = {r.source: r for r in results}
     assert {"breakfast_ko.md", "parking_en.md"} <= set(by_source), [r.source for r in results]
+    # each part's own ranking puts its chunk first; the whole question's sentence ranking can put only one of them
+    # first (its vector sits between the parts)
     for source in ("breakfast_ko.md", "parking_en.md"):
-        assert by_source[source].metadata["part_rank"] is not None, by_source[source].metadata
+        assert by_source[source].metadata["part_rank"] == 1, by_source[source].metadata
+    whole = sorted(by_source[s].metadata["sentence_rank"] for s in ("breakfast_ko.md", "parking_en.md"))
+    assert whole[1] > 1, whole
+
+
+def test_without_part_rankings_no_result_carries_one(tool, monkeypatch):
+    import rag.tools.vector as vector
+
+    monkeypatch.setattr(vector, "_asked_parts", lambda query: [])
+    results = tool.run("보람 호텔 조식은 몇 시부터야? 주차 요금은 하루에 얼마예요?", 4)
+    assert results and all(r.metadata["part_rank"] is None for r in results)
+    # the graph tool's searches ask for none (a chain question's parts are its hops)
+    monkeypatch.undo()
+    results = tool.run("보람 호텔 조식은 몇 시부터야? 주차 요금은 하루에 얼마예요?", 4, by_parts=False)
+    assert all(r.metadata["part_rank"] is None for r in results)
 
 
 def test_a_question_that_asks_one_thing_has_no_part_ranking(tool):

@@ -56,6 +56,32 @@ def test_the_asked_currency(question, currency):
     assert asked.currency == currency
 
 
+@pytest.mark.parametrize("question, currency", [
+    ("요금은 엔화로 얼마예요?", "jpy"),
+    ("입장료는 달러로요 얼마예요?", "usd"),
+    ("门票多少日元？", "jpy"),
+    ("자유로로 가면 통행료는 얼마예요?", ""),  # 자유로 (a road) is no 유로
+    ("회비는 원화로 얼마?", ""),  # the question's own currency
+])
+def test_currency_words_and_particles(question, currency):
+    assert asked_type(question).currency == currency
+
+
+def test_grading_reads_the_currency_too():
+    from rag.engines.offline.answertype import answers, asked_for_grading, currency_of
+
+    assert asked_for_grading("What was the hourly minimum wage in euros?").currency == "eur"
+    assert currency_of("HK$ 80") != "usd" and currency_of("$80") == "usd"
+    asked = asked_type("입장료는 몇 달러야?")
+    assert not answers(asked, "연회비는 4,800만 원이다.")  # an amount in won says no number of dollars
+    assert answers(asked, "입장료는 12달러다.")
+
+
+def test_words_that_begin_with_bae_are_no_multiple():
+    assert asked_type("셔틀은 몇 배차야?").units != frozenset({"multiple"})
+    assert [v.unit for v in stated_values("3배송 센터와 1.5배") if v.unit == "multiple"] == ["multiple"]
+
+
 def test_an_amount_in_another_currency_does_not_answer():
     asked = asked_type("한빛과 2025/26 시즌의 수출 단가는 kg당 몇 달러야?")
     assert fit(asked, "The juice plant buys processing fruit at 210 won per kg for the 2025/26 season.") < STRONG

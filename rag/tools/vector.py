@@ -440,10 +440,8 @@ class VectorTool:
                 dense = [(c, sim) for c, sim in store.dense_query(query_vector, n) if c.doc_id in committed]
                 sparse = index.search(query, n)
                 sentence = self._sentence_channel(query_vector, committed, index, n, revision)
-                stats = getattr(self, "last_sentence_stats", None)
                 parts = [self._sentence_channel(self.kb.embedder.embed_query(p), committed, index, n, revision)
                          for p in (_asked_parts(query) if by_parts else [])]
-                self.last_sentence_stats = stats  # the whole question's, as before
                 names = (self._names.search_tokens(keys, NAME_CANDIDATES) if keys and self._names is not None
                          else [])
             else:  # only the two channels fair across languages: dense cosines favour the question's language
@@ -480,7 +478,7 @@ class VectorTool:
         for ranking in parts:  # a question that asks several things: each part's best sentences vote too
             for rank, (chunk, z, text) in enumerate(ranking, start=1):
                 entry = fused.setdefault(chunk.chunk_id, {"chunk": chunk, "score": 0.0})
-                entry.setdefault("part_rank", rank)
+                entry["part_rank"] = min(entry.get("part_rank", rank), rank)  # the best rank any part gave it
                 entry["score"] += SENTENCE_WEIGHT / len(parts) / (RRF_K + rank)
         for rank, (chunk, score) in enumerate(names, start=1):
             entry = fused.setdefault(chunk.chunk_id, {"chunk": chunk, "score": 0.0})

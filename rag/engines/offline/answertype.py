@@ -41,7 +41,7 @@ UNIT_WORDS: dict[str, tuple[str, ...]] = {
                "workers", "readers", "children", "adults", "volunteers"),
     "age": ("살", "세", "岁", "歲", "years old", "year-old"),
     "money": ("원", "만원", "만 원", "억원", "won", "krw", "usd", "eur", "dollars", "dollar", "euros", "euro", "yuan",
-              "rmb", "cny", "元", "块", "塊", "美元", "欧元", "韩元", "万元", "달러", "유로", "위안", "美金"),
+              "rmb", "cny", "元", "块", "塊", "美元", "欧元", "韩元", "万元", "달러", "유로", "위안", "美金", "日元", "円", "엔화"),
     "percent": ("%", "퍼센트", "프로", "percent", "per cent"),
     "length": ("km", "m", "cm", "mm", "미터", "킬로미터", "米", "公里", "meters", "metres", "kilometers", "kilometres"),
     "weight": ("kg", "g", "t", "톤", "킬로그램", "그램", "吨", "公斤", "千克", "克", "tons", "tonnes", "kilograms"),
@@ -200,7 +200,8 @@ def stated_values(sentence: str) -> list[Value]:
         if m.group("after") or (_LATIN_UNIT.fullmatch(word.lower()) and re.match(r"[a-z]", s[m.end():m.end() + 1] or " ")):
             continue  # "3 member states" is fine, "BM25x" / "2 meters" handled by the longest unit word
         cls = _UNIT_OF.get(word, _UNIT_OF.get(word.lower(), ""))
-        if cls == "yearspan" and re.fullmatch(r"(?:1[6-9]|20|21)\d\d", m.group("n")):
+        if cls == "multiple" and _NOT_MULTIPLE.match(s[m.start("u"):]):
+            continue  # "3배송", "2배터리": a word that begins with 배, not a multiple and re.fullmatch(r"(?:1[6-9]|20|21)\d\d", m.group("n")):
             continue  # "2021년" is a year (found above), not a span of years
         if cls == "day" and word in ("日", "일") and re.search(r"(?:月|월)\s?$", s[:m.start()]):
             continue  # the day of a month ("1월 1일", "3月5日"), not a number of days
@@ -212,7 +213,7 @@ def stated_values(sentence: str) -> list[Value]:
             continue
         out.append(Value("quantity", _UNIT_OF.get(m.group("u").lower(), ""), m.group(0).strip()))
         spans.append(m.span())
-    dates = [(a, b) for (a, b), v in zip(spans, out) if v.kind == "date"]
+    dates = [m.span() for m in _DATE.finditer(s)]
     for m in _FREQUENCY.finditer(s):  # "주 2회", "twice a week", "每周两次", "daily"; not "월 14일" in "3월 14일"
         if not any(a < m.start() < b for a, b in dates):
             add("frequency", m)
@@ -312,6 +313,8 @@ _CAUSE_STATED = re.compile(
     r"因为|因為|由于|由於|因此|所以|导致|導致|造成|引起|原因|以致|致使", re.I)
 
 
+# language: words that begin with 배 and are no multiple (배송 delivery, 배달, 배차 dispatch, 배치, 배정, 배터리, 배포)
+_NOT_MULTIPLE = re.compile(r"배[송달차치정터포]")
 # language: loanwords that begin with 프로 (project, program, process, professional …), not the spoken percent
 _LOANWORD_AFTER_PRO = re.compile(r"프로[그젝세토필듀모파]")
 
@@ -322,8 +325,8 @@ def _unit_class(word: str) -> str:
         return _UNIT_OF[word]
     for w, cls in _ALL_UNITS:  # "days before" → "days"; "명이었" → "명"
         if word.startswith(w) and (not re.fullmatch(r"[a-z]+", w) or re.match(rf"{re.escape(w)}\b", word)):
-            if _LOANWORD_AFTER_PRO.match(word):
-                continue  # "몇 프로젝트", "몇 프로그램": a loanword, not 프로 (percent)
+            if _LOANWORD_AFTER_PRO.match(word) or (cls == "multiple" and _NOT_MULTIPLE.match(word)):
+                continue  # "몇 프로젝트", "몇 프로그램": a loanword, not 프로 (percent); "몇 배차": no multiple
             return cls
     return ""
 
@@ -362,17 +365,18 @@ _ASKS_ANYTHING_ELSE = re.compile(
 
 # language: currencies by their names, codes and signs in ko / en / zh (a money value's text is its number and unit)
 _CURRENCIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((code, re.compile(pattern, re.I)) for code, pattern in (
-    ("usd", r"\busd\b|\$|\bdollars?\b|美元|美金|달러"),
+    ("usd", r"\busd\b|(?<![A-Za-z])\$|\bdollars?\b|美元|美金|달러"),
     ("eur", r"\beur\b|\beuros?\b|€|欧元|歐元|유로"),
-    ("jpy", r"\byen\b|\bjpy\b|日元|日圓|円|(?<![가-힣])엔(?![가-힣])"),
-    ("krw", r"\bwon\b|\bkrw\b|韩元|韓元|₩|\d\s?(?:만|억|천)?\s?원|^원$"),
+    ("jpy", r"\byen\b|\bjpy\b|日元|日圓|円|(?<![가-힣])엔(?:화)?(?![가-힣])"),
+    ("krw", r"\bwon\b|\bkrw\b|韩元|韓元|₩|\d\s?(?:만|억|천)?\s?원|^원(?:화)?$"),
     ("cny", r"\byuan\b|\brmb\b|\bcny\b|人民币|人民幣|위안|(?<![美韩韓欧歐日港台])元|块|塊"),
 ))
 # the currency a question's language names when it means any money ("몇 원이야?" of a fee in yuan)
 _HOME_CURRENCY = {"ko": "krw", "zh": "cny", "en": "usd"}
 # … and where a question names the currency it wants the amount in: "in dollars / in USD", "달러로", "以美元"
 _IN_CURRENCY = re.compile(r"\bin (?:us |american |korean |chinese )?(?:dollars?|usd|won|krw|euros?|eur|yuan|rmb|cny|yen)\b|"
-                          r"(?:달러|유로|위안|엔|원)화?로\b|(?:以|用|按)(?:美元|欧元|人民币|韩元|日元)")
+                          r"(?<![가-힣])(?:달러|유로|위안|엔|원)화?로(?:요|는|도)?(?![가-힣])|"
+                          r"(?:以|用|按)(?:美元|欧元|人民币|韩元|日元)")
 
 
 def currency_of(text: str) -> str:
@@ -393,7 +397,8 @@ def asked_type(question: str) -> AskedType:
     word = next((g for g in m.groups() if g), "") if m else ""
     unit = next((w for w in sorted(UNIT_WORDS["money"], key=len, reverse=True) if word.startswith(w)), "")
     named = _IN_CURRENCY.search(q)
-    currency = currency_of(unit) or (currency_of(named.group(0)) if named else "")
+    # "달러로요" → 달러, "엔화로" → 엔: the currency word without its particle
+    currency = currency_of(unit) or (currency_of(re.sub(r"화?로[요는도]?$", "", named.group(0))) if named else "")
     if not currency or currency == _HOME_CURRENCY[dominant_language(question)]:
         return asked  # "몇 원", "多少元", "how many dollars" as often mean any money as that currency
     return AskedType(asked.kinds, asked.units, asked.label, asked.cause, asked.until, currency)
@@ -530,7 +535,7 @@ def asked_for_grading(question: str) -> AskedType:
     if not asked.kinds and _WHAT_IS_THE.search(q):
         money = asked_type(f"{question} how much")
         if money.label == "money":
-            return AskedType(money.kinds, money.units, money.label, asked.cause)
+            return AskedType(money.kinds, money.units, money.label, asked.cause, currency=money.currency)
     return asked
 
 
@@ -577,6 +582,8 @@ def answers(asked: AskedType, sentence: str, known: frozenset[str] = frozenset()
         return True  # an interval answers "how often" ("90일마다", "every 3 months", "每三个月"): its wording is selection's
     if "money" in asked.kinds:
         s = _norm(sentence)
+        if asked.currency and currency_of(s) not in ("", asked.currency):
+            return False  # "연회비는 4,800만 원" does not say how many dollars
         # "4,800만 원", "3.4 亿" but not "38만 권" (a count of books): the word after the amount is no other unit
         magnitude = any(_unit_class(s[m.end():].lstrip()[:12]) in ("", "money") for m in _MAGNITUDE.finditer(s))
         return magnitude or any(v.kind == "quantity" and not v.unit and _THOUSANDS.match(v.text)

@@ -243,12 +243,15 @@ def _without_premise(question: str, focus: set[str], clean) -> set[str]:
     않았어요? 진짜로는 뭐가 문제였던 거죠?"): the answer corrects the premise and need not repeat it, so the words
     of every other clause are the focus, a lead-in's too ("진짜로는 뭐가 문제였던 거죠?" alone says little). The
     focus is kept when no other clause asks anything."""
-    parts = [c for x in re.split(r"(?<=[?？])", question) for c in _CLAUSE_SPLIT.split(x) if c and c.strip()]
-    premises = [c for c in parts if _PREMISE.search(c.strip())]
+    from rag.engines.offline.parts import _MARK  # the question marks that end one asked sentence (parts.py)
+
+    parts = [c for x in _MARK.split(question) for c in _CLAUSE_SPLIT.split(x) if c and c.strip()]
+    premises = [c for c in parts if _PREMISE.search(c.strip().replace("’", "'"))]
     asking = [c for c in parts if c not in premises and "?" in c.replace("？", "?")]
     if not premises or not asking:
         return focus
-    return {t for c in parts if c not in premises for t in clean(c)} or focus
+    terms = set(clean(question))
+    return {t for c in parts if c not in premises for t in clean(c) if t in terms} or focus
 
 
 @lru_cache(maxsize=20000)

@@ -52,8 +52,9 @@ def _score_over(cov: Coverage, terms: Sequence[str]) -> float:
 
 def _leading_asked(question: str) -> AskedType:
     """The value the conclusion should state: for a question that asks several things ("苏州第一家店是哪天开的？晚上几点
-    关门？"), the one its first part asks for (the later parts get a sentence each, ``_select``); the whole question's
-    pattern would pick whichever kind its list tries first (here the time of day)."""
+    关门？"), the one its first part asks for, when it asks for a value (the later parts get a sentence each,
+    ``_select``); the whole question's pattern would pick whichever kind its list tries first (here the time of day).
+    A first part that asks no value ("왜 늦었어? 몇 시에 도착해?") leaves the whole question's reading."""
     parts = asked_parts(question)
     if len(parts) >= 2:
         first = asked_type(parts[0])
@@ -245,9 +246,11 @@ class EvidenceSelector:
                 # nothing speaks to this part by its own words ("晚上几点关门" names no store): the sentence the whole
                 # question ranks best among those stating the value this part asks for ("营业时间：每天 08:00 至
                 # 21:30"), if it is on the question's topic; else nothing (quoting one would be noise)
+                if not value:
+                    continue
                 if whole is None:
                     whole = [c for c in self._rank_sentences(question, terms, docs, wants_value, graded) if not c.title]
-                best = next((c for c in whole if value and (c.cov.covered or c.semantic >= SECTION_BONUS_MIN_SEMANTIC)
+                best = next((c for c in whole if (c.cov.covered or c.semantic >= SECTION_BONUS_MIN_SEMANTIC)
                              and fit(asked, c.text) == STRONG), None)
                 if best is None or any((c.pos, c.index) == (best.pos, best.index) for c in chosen):
                     continue
