@@ -40,6 +40,7 @@ from rag.config import Settings
 from rag.embeddings import cosine
 from rag.engines.offline.rules import (LANGUAGE_ANCHORS, SENTENCE_FALLBACK_OFFSET, SENTENCE_FALLBACK_STD,
                                        SENTENCE_STATS_MIN_COUNT, SENTENCE_STATS_MIN_STD)
+from rag.engines.offline.parts import asked_parts
 from rag.romanize import document_keys, query_keys, split_tokens
 from rag.sentences import language_floor, matrix_for
 from rag.textutil import dominant_language, tokenize
@@ -516,8 +517,6 @@ def _asked_parts(query: str) -> list[str]:
     """The parts of a question that asks several things ("…哪天开的？晚上几点关门？"; ``parts.asked_parts``), [] when it
     asks one: each part's best sentences are a ranking of their own (one part's answer is often in another chunk
     than the other's, and the whole question's vector sits between them)."""
-    from rag.engines.offline.parts import asked_parts
-
     parts = asked_parts(query)
     return parts if len(parts) >= 2 else []
 

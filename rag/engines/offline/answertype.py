@@ -201,7 +201,8 @@ def stated_values(sentence: str) -> list[Value]:
             continue  # "3 member states" is fine, "BM25x" / "2 meters" handled by the longest unit word
         cls = _UNIT_OF.get(word, _UNIT_OF.get(word.lower(), ""))
         if cls == "multiple" and _NOT_MULTIPLE.match(s[m.start("u"):]):
-            continue  # "3배송", "2배터리": a word that begins with 배, not a multiple and re.fullmatch(r"(?:1[6-9]|20|21)\d\d", m.group("n")):
+            continue  # "3배송", "2배터리": a word that begins with 배, not a multiple
+        if cls == "yearspan" and re.fullmatch(r"(?:1[6-9]|20|21)\d\d", m.group("n")):
             continue  # "2021년" is a year (found above), not a span of years
         if cls == "day" and word in ("日", "일") and re.search(r"(?:月|월)\s?$", s[:m.start()]):
             continue  # the day of a month ("1월 1일", "3月5日"), not a number of days
@@ -393,8 +394,7 @@ def asked_type(question: str) -> AskedType:
     if "money" not in asked.kinds:
         return asked
     q = _norm(question).lower()
-    m = _HOW_MANY.search(q)
-    word = next((g for g in m.groups() if g), "") if m else ""
+    _, word = _how_many(q)
     unit = next((w for w in sorted(UNIT_WORDS["money"], key=len, reverse=True) if word.startswith(w)), "")
     named = _IN_CURRENCY.search(q)
     # "달러로요" → 달러, "엔화로" → 엔: the currency word without its particle
@@ -402,6 +402,12 @@ def asked_type(question: str) -> AskedType:
     if not currency or currency == _HOME_CURRENCY[dominant_language(question)]:
         return asked  # "몇 원", "多少元", "how many dollars" as often mean any money as that currency
     return AskedType(asked.kinds, asked.units, asked.label, asked.cause, asked.until, currency)
+
+
+def _how_many(q: str) -> tuple[re.Match | None, str]:
+    """The "how many / 몇 / 多少 …" of a normalised, lower-cased question and the word it counts ("" when none)."""
+    m = _HOW_MANY.search(q)
+    return m, next((g for g in m.groups() if g), "") if m else ""
 
 
 def _asked_type(question: str) -> AskedType:
@@ -412,8 +418,7 @@ def _asked_type(question: str) -> AskedType:
     for pattern, kinds, units, label in _ASKS[:_ASKS_BEFORE_COUNTS]:
         if re.search(pattern, q):
             return AskedType(kinds, units, label, cause)
-    m = _HOW_MANY.search(q)
-    word = next((g for g in m.groups() if g), "") if m else ""
+    m, word = _how_many(q)
     cls = "day" if m and m.group(0) == "며칠" else _unit_class(word) if word else ""
     if cls == "money":
         return AskedType(frozenset({"money"}), frozenset({"money"}), "money", cause)

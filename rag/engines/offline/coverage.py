@@ -13,6 +13,7 @@ from rag.engines.offline.rules import (ATTRIBUTE_SKIP, COMPARISON_WORDS, INTENT_
                                        _KO_LONG_ENDINGS, _KO_PARTICLES, _KO_VERB_ENDINGS, _QUESTION_CUES,
                                        TEMPORAL_MARKERS)
 from rag.engines.offline.answertype import asked_for_grading
+from rag.engines.offline.parts import _MARK  # the question marks that end one asked sentence
 from rag.engines.offline.relations import _slot_term
 from rag.engines.offline.text import (_HAN, _HANGUL, _contains_phrase, _doc_text_for_grading, _is_number,
                                       _is_required, _norm, chinese_numbers)
@@ -228,7 +229,7 @@ def question_terms(question: str) -> tuple[list[str], set[str]]:
         focus = set(terms)
     else:
         focus = {t for c in asking for t in clean(c)} or set(terms)
-    return terms, _without_premise(question, focus, clean)
+    return terms, _without_premise(question, terms, focus, clean)
 
 
 # language: a yes / no question that states a belief for the answer to correct ("CampusID 때문 아니었어?", "서버 때문이라고
@@ -238,20 +239,18 @@ _PREMISE = re.compile(r"(?:아니었|아니야|아닌가|아니에요|아니냐|
                       r"(?:不是|難道|难道)[^?？]*[吗嗎][?？]\s*$", re.I)
 
 
-def _without_premise(question: str, focus: set[str], clean) -> set[str]:
+def _without_premise(question: str, terms: list[str], focus: set[str], clean) -> set[str]:
     """The focus without a premise's words ("해외 여행사이트 서버" in "…, 해외 여행사이트 서버 때문이라고 하지
     않았어요? 진짜로는 뭐가 문제였던 거죠?"): the answer corrects the premise and need not repeat it, so the words
     of every other clause are the focus, a lead-in's too ("진짜로는 뭐가 문제였던 거죠?" alone says little). The
     focus is kept when no other clause asks anything."""
-    from rag.engines.offline.parts import _MARK  # the question marks that end one asked sentence (parts.py)
-
     parts = [c for x in _MARK.split(question) for c in _CLAUSE_SPLIT.split(x) if c and c.strip()]
     premises = [c for c in parts if _PREMISE.search(c.strip().replace("’", "'"))]
     asking = [c for c in parts if c not in premises and "?" in c.replace("？", "?")]
     if not premises or not asking:
         return focus
-    terms = set(clean(question))
-    return {t for c in parts if c not in premises for t in clean(c) if t in terms} or focus
+    kept = set(terms)
+    return {t for c in parts if c not in premises for t in clean(c) if t in kept} or focus
 
 
 @lru_cache(maxsize=20000)
