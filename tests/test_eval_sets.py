@@ -90,3 +90,21 @@ def test_relation_labels_are_json_lines_about_corpus_files(folder):
     assert sum(len(x["relations"]) for x in lines) >= 20 and sum(len(x["not_relations"]) for x in lines) >= 10
     for x in lines:
         _corpus_text(folder, x["source"])
+
+
+LONG_SETS = [REPO / "eval_sets" / d / "long_questions.jsonl"
+             for d in ("heldout_f_game_studio", "heldout_g_bakery_chain", "heldout_h_hotel_group")]
+
+
+@pytest.mark.parametrize("path", LONG_SETS, ids=lambda p: p.parent.name)
+def test_long_question_sets_ask_two_facts_that_their_sources_state(path):
+    """The eighteenth session's dev sets in the clean corpora's shape: long questions, two key facts each."""
+    qs = load_questions(path)
+    assert len(qs) == 12
+    for q in qs:
+        assert q.kind == "covered" and len(q.expected) == 2 and q.relevant_sources, q.id
+        text = _norm(" ".join(_corpus_text(path.parent, s) for s in q.relevant_sources))
+        for group in q.expected:
+            assert any(_norm(fact) in text for fact in group), f"{q.id}: none of {group} is in {q.relevant_sources}"
+    tags = Counter(t for q in qs for t in q.extra.get("tags", []))
+    assert tags["cross-lingual"] >= 4 and tags["same-language"] >= 6, tags

@@ -40,7 +40,7 @@ from rag.config import Settings
 from rag.embeddings import cosine
 from rag.engines.offline.rules import (LANGUAGE_ANCHORS, SENTENCE_FALLBACK_OFFSET, SENTENCE_FALLBACK_STD,
                                        SENTENCE_STATS_MIN_COUNT, SENTENCE_STATS_MIN_STD)
-from rag.engines.offline.parts import asked_parts
+from rag.engines.offline.parts import asked_parts, asking_query
 from rag.romanize import document_keys, query_keys, split_tokens
 from rag.sentences import language_floor, matrix_for
 from rag.textutil import dominant_language, tokenize
@@ -514,11 +514,18 @@ class VectorTool:
 
 
 def _asked_parts(query: str) -> list[str]:
-    """The parts of a question that asks several things ("…哪天开的？晚上几点关门？"; ``parts.asked_parts``), [] when it
-    asks one: each part's best sentences are a ranking of their own (one part's answer is often in another chunk
-    than the other's, and the whole question's vector sits between them)."""
+    """The parts of a question that asks several things ("…哪天开的？晚上几点关门？"; ``parts.asked_parts``): each
+    part's best sentences are a ranking of their own (one part's answer is often in another chunk than the other's,
+    and the whole question's vector sits between them). Each part, and a question that asks one thing, is searched
+    from its first asking clause (``parts.asking_query``): a lead-in ("I'm writing a briefing for new managers:",
+    "다음 달에 가족 여행 가려고 하는데요,") pulls the question's vector toward sentences about the asker. [] when the
+    question asks one thing and has no lead-in, or its asking clause is too thin to search on alone ("What would that
+    cost us?")."""
     parts = asked_parts(query)
-    return parts if len(parts) >= 2 else []
+    if len(parts) >= 2:
+        return [asking_query(p) for p in parts]
+    asking = asking_query(query)
+    return [asking] if asking != query else []
 
 
 def _matched_names(keys: list[str], text: str) -> list[str] | None:

@@ -9,7 +9,7 @@ from typing import Sequence
 
 from rag.engines.offline.rules import (ATTRIBUTE_SKIP, COMPARISON_WORDS, INTENT_CUES, PROCEDURE_QUESTION,
                                        WANTS_NUMBER, LATIN_LETTERS_PER_CJK, SCRIPT_MIN_LETTERS, SCRIPT_MIN_SHARE,
-                                       SCRIPT_MIN_TEXT_SHARE, _CLAUSE_SPLIT, _FILLER_PREFIXES, _FILLER_WORDS,
+                                       SCRIPT_MIN_TEXT_SHARE, _CLAUSE_SPLIT, _SENTENCE_END, _FILLER_PREFIXES, _FILLER_WORDS,
                                        _KO_LONG_ENDINGS, _KO_PARTICLES, _KO_VERB_ENDINGS, _QUESTION_CUES,
                                        TEMPORAL_MARKERS)
 from rag.engines.offline.answertype import asked_for_grading
@@ -223,7 +223,9 @@ def question_terms(question: str) -> tuple[list[str], set[str]]:
         return out
 
     terms = clean(question)
-    clauses = [c for c in _CLAUSE_SPLIT.split(question) if c and c.strip()]
+    # a statement before the question ("I just started this week. On which day …", "다음 주에 입사해요. 첫날 …") is a
+    # clause of its own: it says who asks, the question says what
+    clauses = [c for x in _SENTENCE_END.split(question) for c in _CLAUSE_SPLIT.split(x) if c and c.strip()]
     asking = [c for c in clauses if _QUESTION_CUES.search(c.lower())]
     if len(clauses) < 2 or not asking or len(asking) == len(clauses):
         focus = set(terms)

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 
 from rag.engines.offline.answertype import asked_type
+from rag.engines.offline.rules import ASKING_MIN_TERMS, _CLAUSE_SPLIT, _QUESTION_CUES, _SENTENCE_END
+from rag.textutil import key_terms
 
 # a question mark that ends one part while more text follows (ASCII or full-width)
 _MARK = re.compile(r"(?<=[?？])\s*(?=\S)")
@@ -41,3 +43,29 @@ def asked_parts(question: str) -> list[str]:
     parts = [p.strip(" \t\n.?？!,;") for p in pieces]
     parts = [p for p in parts if len(p) >= _MIN_CHARS and (_ASKS.search(p) or asked_type(p))]
     return parts if len(parts) >= 2 else [question]
+
+
+# a lead-in that ends in a colon or a dash ("I'm writing a briefing for new managers: how many rooms …"), a statement,
+# a clause (rules: language)
+_LEAD_END = re.compile(r"[:：]\s+|\s[—–-]{1,2}\s")
+_BEFORE_ASKING = re.compile("|".join(f"(?:{r.pattern})" for r in (_SENTENCE_END, _LEAD_END, _CLAUSE_SPLIT)))
+
+
+def asking_text(question: str) -> str:
+    """The question from its first clause that asks (a question word or mark, ``rules._QUESTION_CUES``): without the
+    statements and lead-ins before it that say who asks and why ("I start next Monday as a junior designer.",
+    "보고용으로 정리하고 있는데요,", "我下个月要去西安出差，"). The question itself when its first clause asks or none does."""
+    start = 0
+    for m in _BEFORE_ASKING.finditer(question):
+        if _QUESTION_CUES.search(question[start:m.start()].lower()):
+            break
+        start = m.end()
+    rest = question[start:].strip()
+    return rest if rest and _QUESTION_CUES.search(rest.lower()) else question
+
+
+def asking_query(text: str) -> str:
+    """``asking_text`` when it keeps at least rules.ASKING_MIN_TERMS key terms, else the text whole: what retrieval
+    searches for a question or one of its parts."""
+    asking = asking_text(text)
+    return asking if asking != text and len(key_terms(asking)) >= ASKING_MIN_TERMS else text

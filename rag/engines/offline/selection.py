@@ -110,6 +110,9 @@ class EvidenceSelector:
         Grade scores do not otherwise reorder sentences: a penalty by grade gap (1 grade point = 1 rank point) lost
         four dev answers, the grade of a document says little about which of its sentences answers."""
         intents = question_intents(question)
+        # the words of the clause that asks weigh fully, a lead-in's or a statement's half (Coverage.weight): "I just
+        # started this week." says who asks, not what
+        focus = question_terms(question)[1] & set(terms) or None
         best_grade = max(graded) if graded else 0.0
         asked = _leading_asked(question)
         evidence = self.sentence_evidence(question, docs)
@@ -137,7 +140,7 @@ class EvidenceSelector:
                         named[unit.heading] = [t for t in names if coverage_of([t], unit.heading).covered]
                     if named[unit.heading]:
                         scoped_text = " ".join(named[unit.heading]) + "\n" + unit.text
-                cov = coverage_of(terms, scoped_text).as_written()
+                cov = coverage_of(terms, scoped_text, focus).as_written()
                 lex = _score_over(cov, check)
                 sem = float(ev.scores[j])
                 rank = share * lex + (1 - share) * sem + SEMANTIC_RANK_WEIGHT * sem
