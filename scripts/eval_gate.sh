@@ -97,7 +97,7 @@ run_set() {  # run_set NAME: one question set with its gates
       # eighth round (plain-text headings): C one answer down, D and H flag three answers they used to get silently
       # wrong (false abstention up, silent failures down); floors moved by what was measured, about one question under
       floors "$HELDOUT_C" 0.74 0.28 0.12 0.96 || return $?  # C 0.771 / 0.229 / 0.082 / 0.984 (fifteenth session)
-      floors "$HELDOUT_D" 0.54 0.40 0.23 0.91 || return $?  # D 0.583 / 0.375 / 0.194 / 0.944 (sixteenth session)
+      floors "$HELDOUT_D" 0.54 0.42 0.23 0.91 || return $?  # D 0.583 / 0.375 / 0.194 / 0.944 (sixteenth session)
       floors "$HELDOUT_F" 0.67 0.33 0.22 0.93 || return $?  # F 0.706 / 0.294 / 0.196 / 0.957 (seventeenth session)
       floors "$HELDOUT_G" 0.77 0.23 0.13 0.93 || return $?  # G 0.800 / 0.171 / 0.104 / 0.958 (thirteenth session)
       # 2026-12-02, ninth session: a fresh clone (new .venv from the same pins) measures I at 0.314 / 0.400 / 0.333 /
@@ -141,11 +141,17 @@ run_set() {  # run_set NAME: one question set with its gates
       # F 0.676 -> 0.706, H 0.486 -> 0.543 (silent 0.229 -> 0.250), K 0.457 -> 0.486, L 0.400 -> 0.457, M 0.171 ->
       # 0.229, I 0.371 -> 0.343 (silent 0.250 -> 0.229; adopted by the aggregate rule over I-M: key facts 62 -> 66,
       # silent 74 -> 68 on this machine). Floors about one question under the new figures, I's key facts moved down.
-      floors "$HELDOUT_H" 0.51 0.29 0.28 0.95 || return $?  # H 0.543 / 0.257 / 0.250 / 0.979 (seventeenth session)
-      floors "$HELDOUT_I" 0.31 0.52 0.25 0.91 || return $?  # I 0.343 / 0.486 / 0.229 / 0.938 (seventeenth session)
-      floors "$HELDOUT_J" 0.34 0.46 0.32 0.89 || return $?  # J 0.371 / 0.429 / 0.292 / 0.917 (seventeenth session)
+      # 2026-12-05, eighteenth session: statements before the question are context (no focus in grading; retrieval
+      # searches each part and a question after a statement from its asking sentence): over I-M key facts 66 -> 67,
+      # silent 68 -> 66, false abstention 69 -> 73 (adopted by the aggregate rule). J 0.371 -> 0.429 (silent 0.292 ->
+      # 0.250), I silent 0.229 -> 0.208; recorded regressions: H 0.543 -> 0.514 (false abstention 0.257 -> 0.286),
+      # I 0.343 -> 0.314 (false abstention 0.486 -> 0.543), L silent 0.312 -> 0.333 (false abstention 0.229 ->
+      # 0.257). Floors one question from the new figures (D's false abstention floor too, which had less).
+      floors "$HELDOUT_H" 0.48 0.32 0.28 0.95 || return $?  # H 0.514 / 0.286 / 0.250 / 0.979 (eighteenth session)
+      floors "$HELDOUT_I" 0.28 0.58 0.23 0.91 || return $?  # I 0.314 / 0.543 / 0.208 / 0.938 (eighteenth session)
+      floors "$HELDOUT_J" 0.40 0.49 0.28 0.89 || return $?  # J 0.429 / 0.457 / 0.250 / 0.917 (eighteenth session)
       floors "$HELDOUT_K" 0.45 0.40 0.21 0.93 || return $?  # K 0.486 / 0.371 / 0.188 / 0.958 (seventeenth session)
-      floors "$HELDOUT_L" 0.42 0.26 0.34 0.93 || return $?  # L 0.457 / 0.229 / 0.312 / 0.958 (naive key facts 0.371)
+      floors "$HELDOUT_L" 0.42 0.29 0.36 0.93 || return $?  # L 0.457 / 0.257 / 0.333 / 0.958 (naive key facts 0.314)
       floors "$HELDOUT_M" 0.19 0.49 0.42 0.89 ;;  # M 0.229 / 0.457 / 0.396 / 0.917 (naive key facts 0.257)
     heldout_c) targets "$HELDOUT_C" ;;  # issue 8's targets on a held-out corpus (not met today: README "Evaluation")
     heldout_e) targets "$HELDOUT_E" ;;

@@ -9,11 +9,11 @@ from typing import Sequence
 
 from rag.engines.offline.rules import (ATTRIBUTE_SKIP, COMPARISON_WORDS, INTENT_CUES, PROCEDURE_QUESTION,
                                        WANTS_NUMBER, LATIN_LETTERS_PER_CJK, SCRIPT_MIN_LETTERS, SCRIPT_MIN_SHARE,
-                                       SCRIPT_MIN_TEXT_SHARE, _CLAUSE_SPLIT, _SENTENCE_END, _FILLER_PREFIXES, _FILLER_WORDS,
+                                       SCRIPT_MIN_TEXT_SHARE, _CLAUSE_SPLIT, _FILLER_PREFIXES, _FILLER_WORDS,
                                        _KO_LONG_ENDINGS, _KO_PARTICLES, _KO_VERB_ENDINGS, _QUESTION_CUES,
-                                       TEMPORAL_MARKERS)
+                                       ASKING_MIN_TERMS, TEMPORAL_MARKERS)
 from rag.engines.offline.answertype import asked_for_grading
-from rag.engines.offline.parts import _MARK  # the question marks that end one asked sentence
+from rag.engines.offline.parts import _MARK, sentences  # question marks that end one asked sentence; statements
 from rag.engines.offline.relations import _slot_term
 from rag.engines.offline.text import (_HAN, _HANGUL, _contains_phrase, _doc_text_for_grading, _is_number,
                                       _is_required, _norm, chinese_numbers)
@@ -223,15 +223,24 @@ def question_terms(question: str) -> tuple[list[str], set[str]]:
         return out
 
     terms = clean(question)
+    focus = _asking_focus([c for c in _CLAUSE_SPLIT.split(question) if c and c.strip()], terms, clean)
     # a statement before the question ("I just started this week. On which day …", "다음 주에 입사해요. 첫날 …") is a
-    # clause of its own: it says who asks, the question says what
-    clauses = [c for x in _SENTENCE_END.split(question) for c in _CLAUSE_SPLIT.split(x) if c and c.strip()]
+    # clause of its own: it says who asks, the question says what; kept only when the rest names enough to weigh
+    # by (rules.ASKING_MIN_TERMS: "…six weeks out. What would that cost us?" does not)
+    said = sentences(question)
+    if len(said) >= 2:
+        narrower = _asking_focus([c for x in said for c in _CLAUSE_SPLIT.split(x) if c and c.strip()], terms, clean)
+        if sum(1 for t in narrower & focus if not _is_number(t)) >= ASKING_MIN_TERMS:
+            focus = narrower & focus
+    return terms, _without_premise(question, terms, focus, clean)
+
+
+def _asking_focus(clauses: list[str], terms: list[str], clean) -> set[str]:
+    """The terms of the clauses that ask (``_QUESTION_CUES``); every term when all clauses ask, or none does."""
     asking = [c for c in clauses if _QUESTION_CUES.search(c.lower())]
     if len(clauses) < 2 or not asking or len(asking) == len(clauses):
-        focus = set(terms)
-    else:
-        focus = {t for c in asking for t in clean(c)} or set(terms)
-    return terms, _without_premise(question, terms, focus, clean)
+        return set(terms)
+    return {t for c in asking for t in clean(c)} or set(terms)
 
 
 # language: a yes / no question that states a belief for the answer to correct ("CampusID 때문 아니었어?", "서버 때문이라고

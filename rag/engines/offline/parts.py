@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from rag.engines.offline.answertype import asked_type
-from rag.engines.offline.rules import ASKING_MIN_TERMS, _CLAUSE_SPLIT, _QUESTION_CUES, _SENTENCE_END
+from rag.engines.offline.rules import ASKING_MIN_TERMS, _QUESTION_CUES
 from rag.textutil import key_terms
 
 # a question mark that ends one part while more text follows (ASCII or full-width)
@@ -45,23 +45,41 @@ def asked_parts(question: str) -> list[str]:
     return parts if len(parts) >= 2 else [question]
 
 
-# a lead-in that ends in a colon or a dash ("I'm writing a briefing for new managers: how many rooms …"), a statement,
-# a clause (rules: language)
-_LEAD_END = re.compile(r"[:：]\s+|\s[—–-]{1,2}\s")
-_BEFORE_ASKING = re.compile("|".join(f"(?:{r.pattern})" for r in (_SENTENCE_END, _LEAD_END, _CLAUSE_SPLIT)))
+# language: where a statement ends and the next sentence begins (". " / "! " before a capital, Hangul, a Chinese
+# character or a quote; "。" / "！" always); a period after a single letter or a common abbreviation ends nothing
+# ("9 p.m. on Sundays", "U.S. guests", "Prof. Han", "No. 2 line")
+_STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[A-Z\uac00-\ud7a3\u3400-\u9fff\"'“‘(\[])|(?<=[。！])\s*(?=\S)")
+_ABBREVIATION = re.compile(r"(?:\b[A-Za-z]|\b(?:prof|dr|mr|mrs|ms|no|nos|st|vs|etc|approx|dept|co|inc|ltd|jr|sr|fig|vol|"
+                           r"ca|cf|e\.g|i\.e))\.$", re.I)
+# a question word (rules._QUESTION_CUES without the question mark: a yes / no question has no asking clause of its
+# own, its subject may be anywhere in it)
+_QUESTION_WORD = re.compile(_QUESTION_CUES.pattern.replace("[?？]|", "", 1), _QUESTION_CUES.flags)
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a question: statements before it ("I just started this week.") and the question itself."""
+    out: list[str] = []
+    start = 0
+    for m in _STATEMENT_END.finditer(text):
+        piece = text[start:m.start()]
+        if piece.rstrip().endswith(".") and _ABBREVIATION.search(piece.rstrip()):
+            continue
+        out.append(piece)
+        start = m.end()
+    out.append(text[start:])
+    return [p for p in out if p.strip()]
 
 
 def asking_text(question: str) -> str:
-    """The question from its first clause that asks (a question word or mark, ``rules._QUESTION_CUES``): without the
-    statements and lead-ins before it that say who asks and why ("I start next Monday as a junior designer.",
-    "보고용으로 정리하고 있는데요,", "我下个月要去西安出差，"). The question itself when its first clause asks or none does."""
-    start = 0
-    for m in _BEFORE_ASKING.finditer(question):
-        if _QUESTION_CUES.search(question[start:m.start()].lower()):
-            break
-        start = m.end()
-    rest = question[start:].strip()
-    return rest if rest and _QUESTION_CUES.search(rest.lower()) else question
+    """The question from its first sentence that asks with a question word: without the statements before it that
+    say who asks and why ("I start next Monday as a junior designer. How much …" → "How much …"). A clause before
+    the question in the same sentence stays: it often names the matter ("For the Xi'an hotel, how many rooms …",
+    "합작 계약 요약을 보고 있는데요, 수수료율은 …"). The question itself when its first sentence asks, or none does."""
+    pieces = sentences(question)
+    for k, piece in enumerate(pieces):
+        if _QUESTION_WORD.search(piece.lower()):
+            return question if k == 0 else " ".join(p.strip() for p in pieces[k:])
+    return question
 
 
 def asking_query(text: str) -> str:
