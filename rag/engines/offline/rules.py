@@ -211,9 +211,9 @@ COMPARISON_WORDS = frozenset(
     "each both 分别 各自 区别 不同 比较 差别".split())
 # clause ends: a comma or semicolon (not inside a number list "4, 8"), Korean "…는데 / …지만", English "and / but"
 _CLAUSE_SPLIT = re.compile(r"(?<!\d)[,;，；]|[,;，；](?!\s*-?\d)|(?<=[가-힣])(?:는데|인데|지만)(?=[\s,])|\s(?:and|but)\s")
-# the question sentence after a statement (parts.asking_query; coverage.question_terms' focus) is searched, ranked and
-# weighed by on its own only with this many key terms (chosen, not tuned: "What would that cost us?" has one and says
-# nothing without the statement before it)
+# the question sentence after a statement is searched on its own (parts.asking_query, retrieval) and is the focus of
+# grading and selection (coverage.question_terms) only with this many key terms (chosen, not tuned: "What would that
+# cost us?" has one and says nothing without the statement before it)
 ASKING_MIN_TERMS = 3
 _QUESTION_CUES = re.compile(
     r"[?？]|얼마|며칠|몇|무엇|뭐|누구|누가|어디|언제|어느|어떤|어떻게|왜|"
