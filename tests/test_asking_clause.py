@@ -95,7 +95,7 @@ def test_the_asking_clause_is_searched_on_its_own(tool, monkeypatch):
     assert _asked_parts(question) == ["How much per person does the studio pay for the team welcome lunch?"]
     with_clause = {r.source: r for r in tool.run(question, 6)}
     lunch = with_clause["welcome_lunch_ko.md"]
-    assert lunch.metadata["part_rank"] == 1, lunch.metadata  # the asking clause's own ranking puts it first
+    assert lunch.metadata["part_rank"] == 1, lunch.metadata  # the asking sentence's own ranking puts it first
     # the lead-in's words (start, Monday, junior designer) are all over the other documents: the whole question's
     # sentence ranking does not put the lunch first
     assert lunch.metadata["sentence_rank"] > 1, lunch.metadata

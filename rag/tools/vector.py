@@ -516,11 +516,11 @@ class VectorTool:
 def _asked_parts(query: str) -> list[str]:
     """The parts of a question that asks several things ("…哪天开的？晚上几点关门？"; ``parts.asked_parts``): each
     part's best sentences are a ranking of their own (one part's answer is often in another chunk than the other's,
-    and the whole question's vector sits between them). Each part, and a question that asks one thing, is searched
-    from its first asking clause (``parts.asking_query``): a lead-in ("I'm writing a briefing for new managers:",
-    "다음 달에 가족 여행 가려고 하는데요,") pulls the question's vector toward sentences about the asker. [] when the
-    question asks one thing and has no lead-in, or its asking clause is too thin to search on alone ("What would that
-    cost us?")."""
+    and the whole question's vector sits between them). Each part, and a question that asks one thing after a
+    statement, is searched from its asking sentence (``parts.asking_query``): the statement ("I start next Monday as
+    a junior designer.") pulls the question's vector toward sentences about the asker. [] when the question asks one
+    thing and starts with no statement, or its asking sentence is too thin to search on alone ("What would that cost
+    us?")."""
     parts = asked_parts(query)
     if len(parts) >= 2:
         return [asking_query(p) for p in parts]

@@ -7,7 +7,7 @@ from rag.engines.offline.coverage import (Coverage, _fact_coverage, checkable_te
                                           question_terms)
 from rag.engines.offline.relations import asked_relations, graph_path
 from rag.engines.offline.parts import asked_parts
-from rag.engines.offline.answertype import STRONG, WEAK, asked_type, fit
+from rag.engines.offline.answertype import STRONG, WEAK, AskedType, asked_type, fit
 from rag.engines.offline.rules import GRAPH_QUALITY_FLOOR, NO_VALUE_QUALITY, SEMANTIC_FILL, TYPED_LEAD
 from rag.engines.offline.semantics import question_intents
 from rag.engines.offline.text import (_doc_text_for_grading, _is_number, _label_of, _quote, _sentences, is_fact,
@@ -138,7 +138,7 @@ class ContextEvaluator:
         return ""
 
 
-def _states(asked, supporting: list[Retrieved], own: str) -> bool:
+def _states(asked: AskedType, supporting: list[Retrieved], own: str) -> bool:
     """Does a sentence of the supporting documents state a value of the asked kind? A bare number ("3.", "2층") is no
     evidence where the question names a unit (days, people …) — in the question's own language: another language
     counts in other words ("1,240 hold requests" for "몇 건")."""

@@ -9,13 +9,17 @@ is context, not a part.
 
 The one splitter of the offline engine: selection.py quotes a sentence per part, gapfill.py (naive's F3) composes
 an answer for a part its context never states (with its own further condition: two key terms per part).
+
+``sentences`` / ``asking_text``: the statements a question starts with ("I start next Monday as a junior designer.
+How much …") and the sentence that asks; coverage.py weighs the statements' words half, the vector tool searches the
+asking sentence on its own.
 """
 from __future__ import annotations
 
 import re
 
 from rag.engines.offline.answertype import asked_type
-from rag.engines.offline.rules import ASKING_MIN_TERMS, _QUESTION_CUES
+from rag.engines.offline.rules import ASKING_MIN_TERMS, _QUESTION_WORDS
 from rag.textutil import key_terms
 
 # a question mark that ends one part while more text follows (ASCII or full-width)
@@ -51,9 +55,9 @@ def asked_parts(question: str) -> list[str]:
 _STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[A-Z\uac00-\ud7a3\u3400-\u9fff\"'“‘(\[])|(?<=[。！])\s*(?=\S)")
 _ABBREVIATION = re.compile(r"(?:\b[A-Za-z]|\b(?:prof|dr|mr|mrs|ms|no|nos|st|vs|etc|approx|dept|co|inc|ltd|jr|sr|fig|vol|"
                            r"ca|cf|e\.g|i\.e))\.$", re.I)
-# a question word (rules._QUESTION_CUES without the question mark: a yes / no question has no asking clause of its
-# own, its subject may be anywhere in it)
-_QUESTION_WORD = re.compile(_QUESTION_CUES.pattern.replace("[?？]|", "", 1), _QUESTION_CUES.flags)
+# a question word, not a question mark: a yes / no question has no asking sentence of its own (its subject may be
+# anywhere in it)
+_QUESTION_WORD = re.compile(_QUESTION_WORDS)
 
 
 def sentences(text: str) -> list[str]:

@@ -215,9 +215,10 @@ _CLAUSE_SPLIT = re.compile(r"(?<!\d)[,;，；]|[,;，；](?!\s*-?\d)|(?<=[가-�
 # grading and selection (coverage.question_terms) only with this many key terms (chosen, not tuned: "What would that
 # cost us?" has one and says nothing without the statement before it)
 ASKING_MIN_TERMS = 3
-_QUESTION_CUES = re.compile(
-    r"[?？]|얼마|며칠|몇|무엇|뭐|누구|누가|어디|언제|어느|어떤|어떻게|왜|"
-    r"\b(what|which|who|whom|whose|when|where|why|how)\b|什么|哪|谁|多少|几|怎么|如何|为什么")
+# language: question words of ko / en / zh; with a question mark, the cues that a clause asks
+_QUESTION_WORDS = (r"얼마|며칠|몇|무엇|뭐|누구|누가|어디|언제|어느|어떤|어떻게|왜|"
+                   r"\b(what|which|who|whom|whose|when|where|why|how)\b|什么|哪|谁|多少|几|怎么|如何|为什么")
+_QUESTION_CUES = re.compile(r"[?？]|" + _QUESTION_WORDS)
 
 
 # measured on the bundled e5 embedder over sample_docs
