@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 
 from rag.engines.offline.coverage import question_terms
-from rag.engines.offline.parts import asking_text
+from rag.engines.offline.parts import asking_clause, asking_text
 from rag.tools.vector import VectorTool, _asked_parts
 
 
@@ -111,3 +111,57 @@ def test_a_thin_asking_clause_is_not_searched_alone():
     # "What would that cost us?" names nothing: the whole question is the search
     assert _asked_parts("We have 40 rooms blocked at the Ulsan hotel and may cancel six weeks out. "
                         "What would that cost us?") == []
+
+
+# ---- routing reads the asking clause --------------------------------------------------------------------------------
+@pytest.mark.parametrize("question, asking", [
+    # Korean background connective -는데요 before a comma
+    ("이번 주에 관측팀에 막 합류했는데요, 야간 관측 예약은 며칠 전까지 해야 돼요?", "야간 관측 예약은 며칠 전까지 해야 돼요?"),
+    # a clause with the asker as its subject, to the last clause break before the question word
+    ("I'm a new guide at Lakeside Observatory getting used to night tours: by what time must I book the dome?",
+     "by what time must I book the dome?"),
+    ("I joined this week and work with Omar Reyes, so which lane does Beacon use?", "which lane does Beacon use?"),
+    ("我表弟今年17岁，最近迷上了天文，想问下夜间观测一次多少钱？", "想问下夜间观测一次多少钱？"),
+    # a clause that names the matter and is no lead-in stays; so does a question with no question word
+    ("For the Xi'an hotel, how many rooms are there?", "For the Xi'an hotel, how many rooms are there?"),
+    ("This week, what is on at the museum?", "This week, what is on at the museum?"),
+    ("I wonder if the dome is open?", "I wonder if the dome is open?"),
+    # a statement sentence before the question goes first (asking_text), then the lead-in clause
+    ("I started this week. I'm new here, so how heavy can vehicles on Beacon lanes be?",
+     "how heavy can vehicles on Beacon lanes be?"),
+])
+def test_asking_clause(question, asking):
+    assert asking_clause(question) == asking
+
+
+@pytest.fixture()
+def engine(tmp_path):
+    from datetime import date
+
+    from rag.engines.offline import OfflineEngine
+    from tests.support.kb import make_settings
+
+    return OfflineEngine(make_settings(tmp_path), clock=lambda: date(2026, 12, 1))
+
+
+KNOWN = ["Beacon", "Omar Reyes", "Lakeside Observatory", "StarMap", "관측팀"]
+
+
+@pytest.mark.parametrize("question, route", [
+    # the lead-in's own time ("이번 주", "最近", "this week") is the asker's, not a request for fresh news
+    ("이번 주에 관측팀에 막 합류했는데요, 야간 관측 예약은 며칠 전까지 해야 돼요?", "vector"),
+    ("我表弟今年17岁，最近迷上了天文，想问下夜间观测一次多少钱？", "vector"),
+    ("I started this week. How heavy can vehicles on Beacon lanes be?", "vector"),
+    # the team and the system the lead-in names do not make it a graph question
+    ("관측팀에 새로 와서 Beacon이랑 StarMap 운영을 맡게 됐는데요, 백업은 며칠마다 해요?", "vector"),
+    ("I'm joining Omar Reyes's team at Lakeside Observatory next month — what does a Beacon lane cost?", "vector"),
+    # what the asking clause itself says still decides
+    ("관측팀에 새로 와서 Beacon 운영을 맡게 됐는데요, 최신 펌웨어 버전은 뭐예요?", "web"),
+    ("I'm new at Lakeside Observatory, so who leads the team that built Beacon?", "graph"),
+    ("This week, what is on at the museum?", "web"),  # no lead-in: the time is the question's
+])
+def test_routing_reads_the_asking_clause(engine, question, route):
+    decision = engine.classify(question, KNOWN)
+    assert decision.strategy == route, decision.reason
+    if question != asking_clause(question):
+        assert any(c.startswith("lead-in") for c in decision.signals["checked"]), decision.signals

@@ -176,9 +176,19 @@ def test_the_chain_goes_through_the_thing_used_not_back_to_the_start(observatory
 @pytest.mark.parametrize("question", [
     # "사이" (between) inside "여행사이트" (travel site) is no relation marker
     "작년 연휴에 방이 모자랐던 거, 여행사이트 서버 때문이라고 하지 않았어요? 진짜로는 뭐가 문제였던 거죠?",
+    # nor at the start of a loanword ("사이즈": size), nor "관계" in "관계자" (a person concerned)
+    "Beacon 1호 사이즈 스캐너는 얼마예요?",
+    "StarMap 관계자 출입증은 며칠 전에 신청해요?",
     # something described ("합작법인 부서장들") and then a value asked of it: a lookup
     "합작법인 부서장들이 개업 전에 교육받으러 온다던데, 몇 명이 얼마 동안 와요?",
 ])
 def test_korean_relation_words_inside_other_words_or_before_a_value_question_stay_vector(engine, question):
     decision = engine.classify(question, KNOWN)
     assert decision.strategy == "vector", decision.reason
+
+
+@pytest.mark.parametrize("question", ["Beacon과 StarMap 사이에 어떤 연결이 있어요?", "Beacon은 StarMap과 무슨 관계야?",
+                                      "StarMap 소속된 사람은 누구예요?"])
+def test_a_korean_relation_word_before_a_particle_or_verb_ending_is_one(engine, question):
+    decision = engine.classify(question, KNOWN)
+    assert decision.strategy == "graph", decision.reason

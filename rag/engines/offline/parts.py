@@ -86,6 +86,32 @@ def asking_text(question: str) -> str:
     return question
 
 
+# language: a clause before the question in its own sentence that says who asks and why — Korean's background
+# connective -는데(요) / -ㄴ데(요) before a comma ("이번 주에 막 합류했는데요, 몇 시까지 …"), or a clause with the asker
+# as its subject ("I'm a new store manager in Cheongju: by what time …", "我表弟今年17岁，最近迷上了…，想问下…")
+_CLAUSE_END = re.compile(r"\s*(?:[,，:：;；]|\s[—–-]{1,2})\s*(?:(?:so|and)\s+)?")
+_BACKGROUND = re.compile(r"[가-힣]데요?$")
+_ASKER = re.compile(r"^\s*(?:(?:i|i'm|i am|i've|i'd|i'll|we|we're|we've|my|our)\b|我|本人)", re.I)
+
+
+def asking_clause(question: str) -> str:
+    """``asking_text`` without a lead-in clause of the same sentence that says who asks and why: what routing
+    reads, so the lead-in's own time ("이번 주에 합류했는데요, …", "最近迷上了…") or the team and system it names
+    ("품질안전팀에 새로 와서 Coldtrack 운영을 맡게 됐는데요, …") do not decide where the question goes. A clause that
+    names the matter and is no lead-in ("For the Xi'an hotel, how many …") stays."""
+    text = asking_text(question)
+    asks = _QUESTION_WORD.search(text.lower())
+    if asks is None:
+        return text
+    ends = list(_CLAUSE_END.finditer(text[:asks.start()]))
+    if ends and _ASKER.match(text):
+        return text[ends[-1].end():]
+    for end in reversed(ends):
+        if _BACKGROUND.search(text[:end.start()].rstrip()):
+            return text[end.end():]
+    return text
+
+
 def asking_query(text: str) -> str:
     """``asking_text`` when it keeps at least rules.ASKING_MIN_TERMS key terms, else the text whole: what retrieval
     searches for a question or one of its parts."""

@@ -10,6 +10,7 @@ from rag.engines.offline.rules import (ARITHMETIC_PATTERNS, ASKING, BARE_INTERRO
                                        GENERAL_KNOWLEDGE, HOW_CONNECTED, PERIOD_MARKERS, PRESENT_MARKERS,
                                        RELATION_MARKERS, RELATIVE_HOP_PATTERN, SLASHED_YEAR,
                                        SMALL_TALK, TRANSLATION_MARKERS, VALUE_QUESTION, WHICH_ORG_MARKERS)
+from rag.engines.offline.parts import asking_clause
 from rag.engines.offline.semantics import question_intents
 from rag.engines.offline.temporal import temporal_markers, years_in
 from rag.engines.offline.text import _contains_phrase, _norm, _quote, _specific, greeting_in
@@ -75,6 +76,12 @@ class Router:
                                 signals={"rule": "general_knowledge", "matched": [frame.group(0).strip()],
                                          "subject": subject, "checked": checked})
 
+        asked = asking_clause(question)
+        if asked != question:
+            # what the question asks decides where it goes, not its lead-in: "이번 주에 막 합류했는데요, …" has a time
+            # of the asker's own, "품질안전팀에 새로 와서 Coldtrack 운영을 맡게 됐는데요, …" names a team and a system
+            checked.append(f"lead-in '{question[:len(question) - len(asked)].strip()[:60]}' not read")
+            question, q = asked, _norm(asked)
         checked.append("temporal")
         markers = temporal_markers(question)
         if markers and all(m in PRESENT_MARKERS for m in markers) and self._holds_subject(question, markers,
@@ -232,8 +239,15 @@ def _season_or_date(m: re.Match) -> bool:
     return second == (year + 1) % 100 or 1 <= second <= 12
 
 
+# language: what may follow a Korean noun used as a relation marker ("사이에", "관계는", "소속된", "연결해"): a particle
+# or a 하다 / 되다 / 이다 ending ("관계야", "관계란"); another syllable makes it a different word ("사이즈", "사이트", "관계자")
+_NOUN_FOLLOWER = "은는이가을를의에와과도로만엔랑께하한할해했된되될돼인일입야예였라란"
+
+
 def _starts_a_word(norm_question: str, marker: str) -> bool:
-    """A Korean relation marker starts a word: "사이" (between) is not the 사이 of "여행사이트"."""
+    """A Korean relation marker is a word of its own: "사이" (between) is not the 사이 of "여행사이트" nor of "1호
+    사이즈"; a one-word marker ends at a particle or a verb ending."""
     if not re.match(r"[가-힣]", marker):
         return True
-    return re.search(rf"(?<![가-힣]){re.escape(_norm(marker))}", norm_question) is not None
+    end = rf"(?:(?![가-힣])|(?=[{_NOUN_FOLLOWER}]))" if " " not in marker and len(marker) == 2 else ""
+    return re.search(rf"(?<![가-힣]){re.escape(_norm(marker))}{end}", norm_question) is not None
