@@ -68,7 +68,11 @@ def compared_sides(question: str) -> list[str]:
     "프리미엄 요금제 …"), by the word that joins them (rules.COMPARED_JOIN); [] when it is not a comparison."""
     if "comparison" not in question_intents(question):
         return []
-    parts = COMPARED_JOIN.split(question, maxsplit=1)
+    from rag.engines.offline.parts import asking_clause
+
+    # the sides are in what the question asks, not in its lead-in ("품질안전팀에 새로 와서 … 맡게 됐는데요, 알람
+    # 기준 온도랑 측정값 보관 기간은 각각 …": the first side is not the lead-in with the alarm temperature)
+    parts = COMPARED_JOIN.split(asking_clause(question), maxsplit=1)
     if len(parts) != 2:
         return []
     sides = []
