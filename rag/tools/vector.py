@@ -20,7 +20,8 @@ best sentence.
 A fourth ranking, the *name channel*, matches names across scripts (``rag.romanize``): every chunk's Hangul words are
 indexed by their Revised Romanization and its capitalised Latin words by their letters (keys cached with the BM25
 tokens); the Latin words of a question are looked up among the Hangul keys and its Hangul words among the Latin keys,
-so "Dalmi-do" finds 달미도 and 구름호 finds "Gureum". It is empty for a question with no such name.
+so "Dalmi-do" finds 달미도 and 구름호 finds "Gureum". It is empty for a question with no such name, and leaves out a
+name that more than half of the documents carry (the organisation's own: it tells none of them apart).
 
 The rankings are fused by weighted RRF: dense and BM25 once, the sentence and name channels twice (``SENTENCE_WEIGHT``,
 ``NAME_WEIGHT``: the rankings that are fair to a document in another language than the question's). ``metadata``
@@ -61,6 +62,9 @@ SENTENCE_WEIGHT = 2.0
 # 3.0 the same as 2.0; the sample set unchanged).
 NAME_WEIGHT = 2.0
 NAME_CANDIDATES = 20
+# a name key held by more than half of the documents is no evidence for any of them (VectorTool._telling); language
+# of statistics, not tuned: the smallest knowledge base where "more than half" is not every name of two documents
+COMMON_NAME_MIN_DOCS = 4
 BM25_K1, BM25_B = 1.5, 0.75  # bm25s's defaults (method "lucene"), kept so scores stay comparable
 BULK_MIN = 1000  # an index built from at least this many chunks at once is built with numpy, not row by row
 
@@ -237,6 +241,16 @@ class _Bm25Index:
 
     def search(self, query: str, n: int) -> list[tuple[Chunk, float]]:
         return self.search_tokens(tokenize(query), n)
+
+    def document_count(self) -> int:
+        return len(self._rows_of)
+
+    def document_frequency(self, term: str) -> int:
+        """How many documents (not chunks) hold ``term`` in a live row."""
+        arrays = self._postings_arrays(term) if self._df.get(term, 0) > 0 else None
+        if arrays is None:
+            return 0
+        return len({self.chunks[r].doc_id for r in arrays[0].tolist() if self._alive[r]})
 
     def search_tokens(self, tokens: list[str], n: int) -> list[tuple[Chunk, float]]:
         if not tokens or not self._n_alive:
@@ -436,7 +450,7 @@ class VectorTool:
             query_vector = self.kb.embedder.embed_query(query)
             # a chunk of an uncommitted document (an ingest in progress, or interrupted) is never returned
             index = self._bm25(revision)
-            keys = query_keys(query)
+            keys = self._telling(query_keys(query))
             if exclude_language is None:
                 dense = [(c, sim) for c, sim in store.dense_query(query_vector, n) if c.doc_id in committed]
                 sparse = index.search(query, n)
@@ -511,6 +525,17 @@ class VectorTool:
                           "name_match": _matched_names(keys, chunk.text) if "name_rank" in e else None},
             ))
         return out
+
+    def _telling(self, keys: list[str]) -> list[str]:
+        """The name keys that tell documents apart: a name that more than half of the documents carry (the
+        organisation's own, "Mildarak" in most of its policies) ranks them all alike, and the name channel would
+        vote for whichever of them mention it most over the chunk that answers. Looked up only in a knowledge base
+        of COMMON_NAME_MIN_DOCS documents or more (in two documents every name is in half of them)."""
+        names = self._names
+        if not keys or names is None or names.document_count() < COMMON_NAME_MIN_DOCS:
+            return keys
+        total = names.document_count()
+        return [k for k in keys if 2 * names.document_frequency(k) <= total]
 
 
 def _asked_parts(query: str) -> list[str]:

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from rag.engines.offline.answertype import NONE, STRONG, WEAK, AskedType, asked_type, fit, stated_values, states_cause
-from rag.engines.offline.coverage import Coverage, _name_like, checkable_terms, coverage_of, question_terms
+from rag.engines.offline.coverage import (SINO_KOREAN, Coverage, _name_like, checkable_terms, coverage_of,
+                                         question_terms)
 from rag.engines.offline.layout import (_bylines, _is_table_row, _line_key, _list_items, _numbered_items, _quotable,
                                         _title_lines, is_table_header)
 from rag.engines.offline.parts import asked_parts
@@ -120,12 +121,16 @@ class EvidenceSelector:
         named: dict[str, list[str]] = {}  # heading -> the question's names it states
         ranked: list[Candidate] = []
         for pos, (doc, ev) in enumerate(zip(docs, evidence)):
-            doc_cov = coverage_of(terms, doc.text).as_written()
+            doc_all = coverage_of(terms, doc.text)
+            doc_cov = doc_all.as_written()
             items = _list_items(doc.text)
             titles = _title_lines(doc.text)
             bylines = _bylines(doc.text)
             numbered = _numbered_items(doc.text)
             check, share = checkable_terms(terms, question, doc.text, doc_cov)
+            # a term the document holds only by its Sino-Korean reading ("通信费" ↔ "통신비") is no evidence that the
+            # document answers (grading does not weigh it), but among its sentences it tells the one that says it
+            read = [t for t, how in doc_all.how.items() if how.startswith(SINO_KOREAN) and t not in check]
             for j, unit in enumerate(ev.units):
                 if not _quotable(unit.text):
                     continue
@@ -140,8 +145,9 @@ class EvidenceSelector:
                         named[unit.heading] = [t for t in names if coverage_of([t], unit.heading).covered]
                     if named[unit.heading]:
                         scoped_text = " ".join(named[unit.heading]) + "\n" + unit.text
-                cov = coverage_of(terms, scoped_text, focus).as_written()
-                lex = _score_over(cov, check)
+                full = coverage_of(terms, scoped_text, focus)
+                cov = full.as_written()
+                lex = _score_over(full, check + read) if read else _score_over(cov, check)
                 sem = float(ev.scores[j])
                 rank = share * lex + (1 - share) * sem + SEMANTIC_RANK_WEIGHT * sem
                 confirmed = bool(graded) and best_grade > 0 and graded[pos] >= best_grade
