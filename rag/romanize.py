@@ -255,6 +255,48 @@ def han_term_name_key(term: str) -> str:
     return _reading_key(key) if len(key) == len(term) else ""
 
 
+# A Chinese name written in Latin letters is written in pinyin ("Xi'an" 西安, "Qujiang" 曲江, "Suzhou" 苏州): the
+# toneless pinyin of each character (``pypinyin``, whose phrase dictionary reads a character by its word: 重庆 is
+# chongqing), joined over every window of HAN_NAME_CHARS characters, as with the Sino-Korean readings above, and used
+# the same way (key-term matching only). Language, not tuned on a corpus.
+def _pinyin(run: str) -> list[str]:
+    from pypinyin import Style, lazy_pinyin
+
+    return lazy_pinyin(run, style=Style.NORMAL, errors=lambda chars: [""] * len(chars))
+
+
+# function characters (pronouns, particles, the commonest verbs): a window with one is a phrase, not a name, and its
+# pinyin may spell an English word ("我们" is women)
+_FUNCTION_HAN = frozenset("我你您他她它们的地得了着过是在和与及或有没不也都就要会能对为以把被让给从到这那哪个些吗呢吧啊")
+
+
+def pinyin_name_keys(text: str) -> set[str]:
+    """The toneless pinyin of every 2-4 character window of the text's Chinese runs without a function character, of
+    MIN_KEY_CHARS letters or more: "西安曲江新区" gives xian, qujiang, xianqujiang among others."""
+    keys: set[str] = set()
+    for run in _HAN_RUN_RE.findall(text):
+        syllables = _pinyin(run)
+        if len(syllables) != len(run):
+            continue
+        for n in HAN_NAME_CHARS:
+            for i in range(len(run) - n + 1):
+                window = syllables[i : i + n]
+                if all(window) and not _FUNCTION_HAN.intersection(run[i : i + n]):
+                    keys.add("".join(window))
+    return {k for k in keys if len(k) >= MIN_KEY_CHARS}
+
+
+def han_term_pinyin_key(term: str) -> str:
+    """A Chinese key term of 2-4 characters as the pinyin a Latin text would write it in (苏州 → suzhou); "" when it
+    is no such term."""
+    if (not (HAN_NAME_CHARS[0] <= len(term) <= HAN_NAME_CHARS[-1]) or not _HAN_RUN_RE.fullmatch(term)
+            or _FUNCTION_HAN.intersection(term)):
+        return ""
+    syllables = _pinyin(term)
+    key = "".join(syllables)
+    return key if len(syllables) == len(term) and all(syllables) and len(key) >= MIN_KEY_CHARS else ""
+
+
 # A Latin name written in Hangul ("프루프라인" for Proofline, "콜드트랙" for Coldtrack) is a loanword spelling, not a
 # romanisation: vowels are added ("peu"), f becomes p, l and r are one sound, voicing is not kept, an r before a
 # consonant is not written ("Tidemark" → 타이드마크). Both sides are reduced to the same *consonant skeleton*: sounds

@@ -19,7 +19,7 @@ from rag.engines.offline.text import (_HAN, _HANGUL, _contains_phrase, _doc_text
                                       _is_required, _norm, chinese_numbers)
 from rag.engines.offline.vocabulary import GLOSSARY, SYNONYMS
 from rag.romanize import (LATIN_SIDE, MIN_KEY_CHARS, cross_script_match, document_keys, han_name_keys,
-                           han_term_name_key, name_key)
+                           han_term_name_key, han_term_pinyin_key, name_key, pinyin_name_keys)
 from rag.sinokorean import SinoKoreanText
 from rag.textutil import KO_WEAK_SINGLE, STEMMABLE, english_stem, key_terms, tokenize
 from rag.types import Retrieved
@@ -73,17 +73,18 @@ class _Text:
         return self._names
 
     def han_name(self, term: str) -> str:
-        """The romanized Sino-Korean reading through which a Latin ``term`` occurs in the text's Chinese runs, or a
-        Chinese ``term`` among its capitalised Latin words ("" when neither): seogwipo ↔ 西归浦, 大邱 ↔ Daegu
-        (``rag.romanize.han_name_keys``)."""
+        """The romanized Sino-Korean reading or the pinyin through which a Latin ``term`` occurs in the text's Chinese
+        runs, or a Chinese ``term`` among its capitalised Latin words ("" when neither): seogwipo ↔ 西归浦, 大邱 ↔
+        Daegu (``rag.romanize.han_name_keys``), qujiang ↔ 曲江, 苏州 ↔ Suzhou (``pinyin_name_keys``)."""
         if _LATIN_NAME.fullmatch(term) and len(term) >= MIN_KEY_CHARS and _HAN.search(self.raw):
             if self._han_names is None:
-                self._han_names = han_name_keys(self.raw)
+                self._han_names = han_name_keys(self.raw) | pinyin_name_keys(self.raw)
             key = name_key(term)
             return key if key in self._han_names else ""
         if _HAN.search(term):
-            key = han_term_name_key(term)
-            return key if key and LATIN_SIDE + key in self.names else ""
+            for key in (han_term_name_key(term), han_term_pinyin_key(term)):
+                if key and LATIN_SIDE + key in self.names:
+                    return key
         return ""
 
     @property
