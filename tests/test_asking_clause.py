@@ -18,7 +18,7 @@ import pytest
 
 from rag.engines.offline.coverage import question_terms
 from rag.engines.offline.parts import asking_clause, asking_text
-from rag.tools.vector import VectorTool, _asked_parts
+from rag.tools.vector import _asked_parts
 
 
 @pytest.mark.parametrize("question, asking", [
@@ -82,11 +82,9 @@ TEXTS = {
 
 @pytest.fixture(scope="module")
 def tool(tmp_path_factory):
-    from tests.support.kb import build_kb
+    from tests.support.kb import vector_tool
 
-    kb = build_kb(tmp_path_factory.mktemp("asking-clause"), TEXTS)
-    yield VectorTool(kb, kb.settings)
-    kb.close()
+    yield from vector_tool(tmp_path_factory.mktemp("asking-clause"), TEXTS)
 
 
 def test_the_asking_clause_is_searched_on_its_own(tool, monkeypatch):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.tools.vector import VectorTool, _asked_parts
+from rag.tools.vector import _asked_parts
 
 TEXTS = {
     "breakfast_ko.md": ("# 보람 호텔 식당 안내\n\n조식은 오전 7시부터 10시까지 2층 식당에서 제공한다.\n"
@@ -25,11 +25,9 @@ TEXTS = {
 
 @pytest.fixture(scope="module")
 def tool(tmp_path_factory):
-    from tests.support.kb import build_kb
+    from tests.support.kb import vector_tool
 
-    kb = build_kb(tmp_path_factory.mktemp("part-retrieval"), TEXTS)
-    yield VectorTool(kb, kb.settings)
-    kb.close()
+    yield from vector_tool(tmp_path_factory.mktemp("part-retrieval"), TEXTS)
 
 
 def test_each_part_ranks_the_chunk_that_answers_it(tool):

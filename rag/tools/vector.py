@@ -531,11 +531,10 @@ class VectorTool:
         organisation's own, "Mildarak" in most of its policies) ranks them all alike, and the name channel would
         vote for whichever of them mention it most over the chunk that answers. Looked up only in a knowledge base
         of COMMON_NAME_MIN_DOCS documents or more (in two documents every name is in half of them)."""
-        names = self._names
-        if not keys or names is None or names.document_count() < COMMON_NAME_MIN_DOCS:
+        total = self._names.document_count() if keys and self._names is not None else 0
+        if total < COMMON_NAME_MIN_DOCS:
             return keys
-        total = names.document_count()
-        return [k for k in keys if 2 * names.document_frequency(k) <= total]
+        return [k for k in keys if 2 * self._names.document_frequency(k) <= total]
 
 
 def _asked_parts(query: str) -> list[str]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from rag.config import Settings
 from rag.kb import IngestResult, KnowledgeBase
@@ -47,6 +47,18 @@ def build_kb(data_dir: str | os.PathLike, texts: Mapping[str, str | bytes] | Non
         data = content.encode("utf-8") if isinstance(content, str) else content
         _check([kb.ingest_bytes(name, data)])
     return kb
+
+
+def vector_tool(data_dir: str | os.PathLike, texts: Mapping[str, str | bytes]) -> Iterator[Any]:
+    """A ``VectorTool`` over a knowledge base of ``texts`` (``build_kb``), closed afterwards: for a fixture to yield
+    from (``yield from vector_tool(tmp_path_factory.mktemp("name"), TEXTS)``)."""
+    from rag.tools.vector import VectorTool
+
+    kb = build_kb(data_dir, texts)
+    try:
+        yield VectorTool(kb, kb.settings)
+    finally:
+        kb.close()
 
 
 def build_sample_kb(data_dir: str | os.PathLike, engine: Any = None, **overrides: Any) -> KnowledgeBase:

@@ -12,7 +12,8 @@ an answer for a part its context never states (with its own further condition: t
 
 ``sentences`` / ``asking_text``: the statements a question starts with ("I start next Monday as a junior designer.
 How much …") and the sentence that asks; coverage.py weighs the statements' words half, the vector tool searches the
-asking sentence on its own.
+asking sentence on its own. ``asking_clause``: that sentence without a lead-in clause that says who asks ("…합류했는데요,
+…"); routing and a comparison's sides read it.
 """
 from __future__ import annotations
 
@@ -95,8 +96,8 @@ _ASKER = re.compile(r"^\s*(?:(?:i|i'm|i am|i've|i'd|i'll|we|we're|we've|my|our)\
 
 
 def asking_clause(question: str) -> str:
-    """``asking_text`` without a lead-in clause of the same sentence that says who asks and why: what routing
-    reads, so the lead-in's own time ("이번 주에 합류했는데요, …", "最近迷上了…") or the team and system it names
+    """``asking_text`` without a lead-in clause of the same sentence that says who asks and why: what routing and
+    ``semantics.compared_sides`` read, so the lead-in's own time ("이번 주에 합류했는데요, …", "最近迷上了…") or the team and system it names
     ("품질안전팀에 새로 와서 Coldtrack 운영을 맡게 됐는데요, …") do not decide where the question goes. A clause that
     names the matter and is no lead-in ("For the Xi'an hotel, how many …") stays."""
     text = asking_text(question)

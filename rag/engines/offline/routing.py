@@ -115,7 +115,7 @@ class Router:
         checked.append("relation")
         entities = self._entities_in(question, known_entities)
         slots = self._asked_slots(question)
-        relation = [m for m in RELATION_MARKERS if _contains_phrase(q, m) and _starts_a_word(q, m)]
+        relation = [m for m in RELATION_MARKERS if _contains_phrase(q, m) and _is_a_word(q, m)]
         which_org = [m for m in relation if m in WHICH_ORG_MARKERS]
         if which_org and not slots:
             # "which company installed …": asks for an organisation, but through no relation the graph stores
@@ -244,7 +244,7 @@ def _season_or_date(m: re.Match) -> bool:
 _NOUN_FOLLOWER = "은는이가을를의에와과도로만엔랑께하한할해했된되될돼인일입야예였라란"
 
 
-def _starts_a_word(norm_question: str, marker: str) -> bool:
+def _is_a_word(norm_question: str, marker: str) -> bool:
     """A Korean relation marker is a word of its own: "사이" (between) is not the 사이 of "여행사이트" nor of "1호
     사이즈"; a one-word marker ends at a particle or a verb ending."""
     if not re.match(r"[가-힣]", marker):

@@ -17,6 +17,7 @@ import numpy as np
 from rag.engines.offline.rules import (COMPARED_JOIN, COMPARISON_WORDS, INTENT_CUES, LANGUAGE_ANCHORS, PROCEDURE_QUESTION, SEMANTIC_Z_RANGE, SENTENCE_FALLBACK_OFFSET,
                                        SENTENCE_FALLBACK_STD, SENTENCE_STATS_MIN_COUNT,
                                        SENTENCE_STATS_MIN_STD)
+from rag.engines.offline.parts import asking_clause
 from rag.engines.offline.text import language_of
 from rag.sentences import (ChunkSentences, LanguageStats, Unit, cached_matrix, embed_units, language_floor,
                            split_units, store_for)
@@ -68,8 +69,6 @@ def compared_sides(question: str) -> list[str]:
     "프리미엄 요금제 …"), by the word that joins them (rules.COMPARED_JOIN); [] when it is not a comparison."""
     if "comparison" not in question_intents(question):
         return []
-    from rag.engines.offline.parts import asking_clause
-
     # the sides are in what the question asks, not in its lead-in ("품질안전팀에 새로 와서 … 맡게 됐는데요, 알람
     # 기준 온도랑 측정값 보관 기간은 각각 …": the first side is not the lead-in with the alarm temperature)
     parts = COMPARED_JOIN.split(asking_clause(question), maxsplit=1)
