@@ -212,12 +212,18 @@ def prepare(kb: "KnowledgeBase", doc_id: str, source: str, text: str, progress: 
     progress(source, "entities", 0.0)
     if "graph" in parts:
         from rag.extract.tables import carried_header
+        from rag.sentences import carried_heading
 
         extract = kb.engine.extract if kb.engine is not None else rule_extract.extract
+        headings = carried_heading([c.text for c in chunks])
         for i, chunk in enumerate(chunks):
             # a chunk that starts inside a table is read with the table's header (what its columns mean)
             header = carried_header(chunks[i - 1].text) if i else ""
             text = f"{header}\n{chunk.text}" if header and chunk.text.lstrip().startswith("|") else chunk.text
+            if headings[i]:
+                # … and one that starts inside a section with the section's heading: "Its crash panel uses
+                # Blackbox" at the top of a chunk under "## Lighthouse — live-ops dashboard" is Lighthouse's
+                text = f"{headings[i]}\n\n{text}"
             found = extract(text, doc_id, chunk.chunk_id, source)
             for e in found.entities:
                 entities.setdefault(entity_key(e.name), e)

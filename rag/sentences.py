@@ -160,6 +160,25 @@ def split_units(text: str, heading: str = "") -> tuple[list[Unit], str]:
     return units, f"{title}\x1f{section}\x1f{'md' if marked_up else ''}"
 
 
+def carried_heading(texts: Sequence[str]) -> list[str]:
+    """For each chunk of one document (in order), the heading line in force where it starts — its section's, else
+    the document's title — as a Markdown heading, or "" when there is none or the chunk starts with a heading of its
+    own: what relation extraction reads before a chunk that starts inside a section (a pronoun at its top stands
+    for the name the heading gives)."""
+    out: list[str] = []
+    state = ""
+    for text in texts:
+        title, _, rest = state.partition("\x1f")
+        section = rest.partition("\x1f")[0]
+        lines = [line.strip() for line in text.strip().splitlines()]
+        name = section or title
+        starts_with_heading = bool(lines) and (bool(_HEADING.match(lines[0])) or _BRACKETED.match(lines[0]) is not None
+                                               or plain_heading(lines, 0) is not None)
+        out.append(f"## {name}" if name and not starts_with_heading else "")
+        state = split_units(text, state)[1]
+    return out
+
+
 def _normalise(matrix: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0

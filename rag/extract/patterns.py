@@ -17,7 +17,7 @@ class Pattern:
 PATTERNS: tuple[Pattern, ...] = (
     Pattern("developed_by",
             (r"\b(?:was|were|is|are|been)?\s*(?:developed|created|built|made|designed|released|trained|"
-             r"introduced|published|proposed|invented)(?:\s+(?:in-house|internally|jointly|originally|mainly|"
+             r"introduced|published|proposed|invented|written)(?:\s+(?:in-house|internally|jointly|originally|mainly|"
              r"entirely|largely|together))?\s+by\b",
              r"\bis\s+an?\s+\w+(?:\s+\w+)?\s+(?:developed|created|built|released)\s+by\b"),
             (r"\b(?:developed|created|built|designed|released|introduced|published|proposed|invented|"

@@ -1,0 +1,73 @@
+"""Issue 8, relation extraction on documents it was not tuned on (twentieth session): a chunk that starts inside a
+section is read with the section's heading, so a pronoun at its top ("Its crash panel uses …") stands for the name
+the heading gives; "The software was written by X" says who developed it.
+
+Documents written for this test; real knowledge base (real chunker, real extractor, real graph store), no mocks."""
+from __future__ import annotations
+
+import pytest
+
+from rag.extract import extract
+from rag.graphstore import entity_key
+from rag.sentences import carried_heading
+
+# the first paragraph of each section is longer than the chunk size below, so the paragraph that starts with a
+# pronoun opens a chunk of its own
+FILLER = ("It shows the number of open tickets, the weekly sign-ups, the share of players in each region, the queue "
+          "length of every support channel and the revenue of the current season for every market we serve. ")
+TOOLS = ("# Studio tools\n\n"
+         "## Beacon — support dashboard\n\n"
+         "Beacon was built by the Support Tools Team in 2024. " + FILLER * 2 + "\n\n"
+         "Its ticket panel uses Harbourlog: the open-ticket count shown in Beacon comes straight from Harbourlog.\n\n"
+         "## Harbourlog — ticket store\n\n"
+         "Harbourlog keeps every player ticket for two years. " + FILLER * 2 + "\n\n"
+         "It was built by the Platform Data Team.\n")
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory):
+    from tests.support.kb import build_kb
+
+    kb = build_kb(tmp_path_factory.mktemp("section-topic"), {"tools.md": TOOLS}, chunk_size=400, chunk_overlap=0)
+    yield kb
+    kb.close()
+
+
+def _triples(kb) -> set[tuple[str, str, str]]:
+    from rag.eval.relations import graph_relations
+
+    return {(entity_key(r.source), r.predicate, entity_key(r.target)) for r in graph_relations(kb.graph)}
+
+
+def test_each_chunk_gets_the_heading_it_starts_under():
+    chunks = ["# Tools\n\n## Beacon — dashboard\n\nBeacon was built by A.", "Its panel uses B.",
+              "## Next\n\nNothing here.", "Still nothing."]
+    assert carried_heading(chunks) == ["", "## Beacon — dashboard", "", "## Next"]
+    # a plain-text document: its bracketed section title; a chunk that starts with its own heading gets none
+    assert carried_heading(["안내\n\n[참여 조건]\n- 나이: 2세", "- 체중: 25kg 이상", "[혜택]\n- 사료"]) == \
+        ["", "## 참여 조건", ""]
+    # a document without headings gets nothing
+    assert carried_heading(["Plain text one.", "Plain text two."]) == ["", ""]
+
+
+def test_a_pronoun_at_the_top_of_a_chunk_stands_for_the_section_name(kb):
+    chunks = [c for c in kb.vectors.all_chunks() if c.source == "tools.md"]
+    opening = [c for c in chunks if c.text.lstrip().startswith(("Its ticket panel", "It was built"))]
+    assert len(opening) == 2, [c.text[:40] for c in chunks]  # the chunker put each pronoun at a chunk's top
+    triples = _triples(kb)
+    assert (entity_key("Beacon"), "uses", entity_key("Harbourlog")) in triples
+    assert (entity_key("Harbourlog"), "developed_by", entity_key("Platform Data Team")) in triples
+    # the heading is context, not a second copy of the first chunk's facts under another chunk
+    assert (entity_key("Beacon"), "developed_by", entity_key("Support Tools Team")) in triples
+
+
+def test_without_the_heading_the_pronoun_has_nothing_to_stand_for():
+    found = extract("Its ticket panel uses Harbourlog: the count shown in Beacon comes from Harbourlog.", "d", "d:1")
+    assert not [r for r in found.relations if r.predicate == "uses"]
+
+
+def test_written_by_says_who_developed_it():
+    found = extract("## Gradewise\n\nGradewise assigns the grade. The software was written by the Plant Systems "
+                    "Team in 2020.", "d", "d:0")
+    assert [(r.source, r.predicate, r.target) for r in found.relations] == \
+        [("Gradewise", "developed_by", "Plant Systems Team")]
