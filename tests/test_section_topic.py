@@ -1,6 +1,8 @@
 """Issue 8, relation extraction on documents it was not tuned on (twentieth session): a chunk that starts inside a
 section is read with the section's heading, so a pronoun at its top ("Its crash panel uses …") stands for the name
-the heading gives; "The software was written by X" says who developed it.
+the heading gives; "The software was written by X" says who developed it; a unit named in generic words
+("the Customer Care Team") is a name inside a sentence, "Orbis's Data Unit" is the unit, and longer titles ("the
+Chief Executive and head pharmacist of", "Name: Director of X") say who leads.
 
 Documents written for this test; real knowledge base (real chunker, real extractor, real graph store), no mocks."""
 from __future__ import annotations
@@ -71,3 +73,26 @@ def test_written_by_says_who_developed_it():
                     "Team in 2020.", "d", "d:0")
     assert [(r.source, r.predicate, r.target) for r in found.relations] == \
         [("Gradewise", "developed_by", "Plant Systems Team")]
+
+
+@pytest.mark.parametrize("sentence, triple", [
+    # a unit named in generic words, capitalised inside the sentence, is a name
+    ("Mina Seo (서민아) belongs to the Customer Care Team.", ("Mina Seo", "belongs_to", "Customer Care Team")),
+    # the possessor names whose unit it is; the unit is the object
+    ("Jaeho Lim, who leads Orbis's Data Unit, signs every release.", ("Jaeho Lim", "leads", "Data Unit")),
+    # a title of more than two words before "of"
+    ("Dr. Sora Baek is the Chief Executive and head pharmacist of Greenleaf Pharmacy Group.",
+     ("Sora Baek", "leads", "Greenleaf Pharmacy Group")),
+    # a directory line "Name: Director of X"
+    ("- **Hoon Park (박훈)**: Director of the Harbour Logistics Center, in charge of both depots.",
+     ("Hoon Park", "leads", "Harbour Logistics Center")),
+])
+def test_unit_names_and_titles(sentence, triple):
+    found = extract(sentence, "d", "d:0")
+    assert [(r.source, r.predicate, r.target) for r in found.relations if r.predicate != "also_known_as"] == [triple]
+
+
+def test_generic_words_at_the_start_name_nothing():
+    # "Teams and Products" opening a sentence, and a heading made of generic words, stay no entity
+    assert not extract("Teams and Products are listed below.", "d", "d:0").entities
+    assert not extract("## Client Services Team\n\nOpening hours are listed below.", "d", "d:0").relations

@@ -54,4 +54,17 @@ def find_mentions(sentence: str, known_names: frozenset[str] = frozenset(),
     ``known_korean``: Korean names already recognised elsewhere in the text."""
     found = _latin_mentions(sentence, known_names) + _korean_mentions(sentence) + _quoted_mentions(sentence) \
         + _known_mentions(sentence, known_korean) + _chinese_mentions(sentence) + _alias_head_mentions(sentence)
-    return _merge([m for m in found if not is_generic(m.name)], sentence)
+    return _merge([m for m in found if not is_generic(m.name) or _named_unit(m, sentence)], sentence)
+
+
+# language: the last word of an English unit's name ("the Client Services Team", "Tamna's Systems Unit")
+_UNIT_WORDS = frozenset("team unit office department division group desk lab laboratory centre center committee".split())
+
+
+def _named_unit(m: Mention, sentence: str) -> bool:
+    """A unit named in generic words but capitalised inside the sentence: "belongs to the Client Services Team" names
+    a team (at a sentence's or heading's start, "Teams and Products" names nothing)."""
+    words = m.name.split()
+    body = len(sentence) - len(re.sub(r"^[\s#>*+•·\-|]*(?:\d+[.)]\s*)?", "", sentence))
+    return (len(words) >= 2 and words[-1].casefold() in _UNIT_WORDS and m.start > body + 2
+            and all(w[:1].isupper() for w in words if w.casefold() not in ("and", "of", "&")))

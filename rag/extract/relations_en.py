@@ -19,6 +19,9 @@ def _english_relation(sentence: str, mentions: list[Mention]) -> tuple[Mention, 
                 if not left or not right:
                     continue
                 subj, obj = left[0], right[0]
+                # "who leads Tamna's Systems Unit": the possessor names whose unit it is, the unit is the object
+                if len(right) > 1 and re.fullmatch(r"['’]s\s+", sentence[obj.end:right[1].start]):
+                    obj = right[1]
                 if reverse:
                     subj, obj = obj, subj
                 return subj, pattern.predicate, obj
