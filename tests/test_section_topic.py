@@ -2,7 +2,8 @@
 section is read with the section's heading, so a pronoun at its top ("Its crash panel uses …") stands for the name
 the heading gives; "The software was written by X" says who developed it; a unit named in generic words
 ("the Customer Care Team") is a name inside a sentence, "Orbis's Data Unit" is the unit, and longer titles ("the
-Chief Executive and head pharmacist of", "Name: Director of X") say who leads.
+Chief Executive and head pharmacist of", "Name: Director of X") say who leads; "has its head office in" and
+Chinese "X总部位于Y" say where a company is, at the city of an address.
 
 Documents written for this test; real knowledge base (real chunker, real extractor, real graph store), no mocks."""
 from __future__ import annotations
@@ -96,3 +97,22 @@ def test_generic_words_at_the_start_name_nothing():
     # "Teams and Products" opening a sentence, and a heading made of generic words, stay no entity
     assert not extract("Teams and Products are listed below.", "d", "d:0").entities
     assert not extract("## Client Services Team\n\nOpening hours are listed below.", "d", "d:0").relations
+
+
+@pytest.mark.parametrize("sentence, triple", [
+    # "has its head office in": an address runs from the street to the city, the city is where the subject is
+    ("Corvid Labs (코르비드랩스) has its head office in Haeundae-gu, Busan; its lab is in Sejong.",
+     ("Corvid Labs", "located_in", "Busan")),
+    ("Harbourline has its only office in Jung-gu, Incheon.", ("Harbourline", "located_in", "Incheon")),
+    ("Blueline Systems is based in Busan, and Harbour Ltd supplies it.", ("Blueline Systems", "located_in", "Busan")),
+    # Chinese "X总部位于Y": the headquarters (总部) is not part of X's name; a district follows its city
+    ("星河物流总部位于杭州市西湖区。", ("星河物流", "located_in", "杭州市")),
+    ("云帆总部位于韩国釜山海云台区。", ("云帆", "located_in", "釜山海云台区")),
+])
+def test_where_a_company_is(sentence, triple):
+    found = extract(sentence, "d", "d:0")
+    assert [(r.source, r.predicate, r.target) for r in found.relations if r.predicate != "also_known_as"] == [triple]
+
+
+def test_a_community_is_no_place():
+    assert not extract("这个社区的居民很多，地区的天气也好。", "d", "d:0").entities

@@ -81,12 +81,23 @@ def _chinese_mentions(sentence: str) -> list[Mention]:
                     sentence[end] in _ZH_BOUNDARY or any(sentence[end:].startswith(w) for w in _ZH_FOLLOWERS)):
                 continue  # the suffix is inside a longer word
             start = _zh_back(sentence, m.start())
+            if suffix == "部" and sentence[start:m.start()].endswith("总"):
+                # "禾麦总部位于…": the headquarters (总部) of the unit named before it, not a unit of its own
+                end = m.start() - 1
+                if end - start >= 2:
+                    found.append(Mention(start, end, sentence[start:end], "org"))
+                continue
             name = sentence[start:end]
             if m.start() - start >= 2 and name not in _ZH_GENERIC:
                 found.append(Mention(start, end, name, "org"))
-    for m in re.finditer(r"[市省县]", sentence):  # "原州市", "韩国原州市" (the country is not part of the name)
+    for m in re.finditer(r"[市省县区]", sentence):  # "原州市", "韩国原州市" (the country is not part of the name), "儒城区"
         start = _zh_back(sentence, m.start())
         start += len(next((c for c in _ZH_COUNTRIES if sentence.startswith(c, start)), ""))
+        if m.group(0) == "区":  # a district: after its city ("上海市" + "徐汇区"), and not 社区 / 地区 (one character)
+            city = max(sentence.rfind(c, start, m.start()) for c in "市省")
+            start = city + 1 if city >= 0 else start
+            if m.start() - start < 2:
+                continue
         if m.start() - start >= 1 and m.end() - start <= 6:
             found.append(Mention(start, m.end(), sentence[start:m.end()], "place"))
     for title in _ZH_TITLES:  # "主任何雨桐", "负责人金素妍"

@@ -50,7 +50,10 @@ PATTERNS: tuple[Pattern, ...] = (
             ("담당", "맡", "운영"), "owner"),
     Pattern("located_in",
             (r"\b(?:is|are|was|were)?\s*(?:headquartered|located|based|situated|sits)\s+in\b",
-             r"\bheadquarters\s+(?:is|are|was|were)\s+(?:located\s+)?in\b", r"\bhas\s+its\s+headquarters\s+in\b"),
+             r"\bheadquarters\s+(?:is|are|was|were)\s+(?:located\s+)?in\b", r"\bhas\s+its\s+headquarters\s+in\b",
+             # "X has its head office in …", "has its only office in …", "X's head office is in …"
+             r"\bhas\s+its\s+(?:only\s+|main\s+|registered\s+)?(?:head\s+)?offices?\s+in\b",
+             r"\bhead\s+office\s+(?:is|was)\s+in\b"),
             (),
             ("위치", "본사", "소재", "자리", "에 있", "에서 있"), "located"),
     Pattern("part_of",

@@ -22,6 +22,13 @@ def _english_relation(sentence: str, mentions: list[Mention]) -> tuple[Mention, 
                 # "who leads Tamna's Systems Unit": the possessor names whose unit it is, the unit is the object
                 if len(right) > 1 and re.fullmatch(r"['’]s\s+", sentence[obj.end:right[1].start]):
                     obj = right[1]
+                if pattern.predicate == "located_in" and not reverse:
+                    # an address runs from the street to the city ("in Yeonnam-dong, Mapo-gu, Seoul"): the last
+                    # place of the comma-separated run is where the subject is
+                    for nxt in [x for x in mentions if x.start >= obj.end]:
+                        if not re.fullmatch(r",\s*", sentence[obj.end:nxt.start]):
+                            break
+                        obj = nxt
                 if reverse:
                     subj, obj = obj, subj
                 return subj, pattern.predicate, obj

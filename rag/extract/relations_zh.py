@@ -53,7 +53,7 @@ def _chinese_frame(sentence: str, mentions: list[Mention], a: Mention, b: Mentio
         return b, "developed_by", a  # "B开发的A"
     if re.fullmatch(rf"\s*{_ZH_MANAGE}的\s*", between):
         return a, "owns", b
-    if re.fullmatch(r"\s*位于\s*(?:[\u4e00-\u9fff]{1,3}?)?", between) and "位于" in between:
+    if re.fullmatch(r"\s*(?:总部|总公司)?\s*位于\s*(?:[\u4e00-\u9fff]{1,3}?)?", between) and "位于" in between:
         return a, "located_in", b
     if re.fullmatch(r"[^，。；]*?是\s*", between) and re.match(r"\s*(?:下属|旗下|所属)", after):
         return a, "part_of", b
