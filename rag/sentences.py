@@ -160,6 +160,9 @@ def split_units(text: str, heading: str = "") -> tuple[list[Unit], str]:
     return units, f"{title}\x1f{section}\x1f{'md' if marked_up else ''}"
 
 
+OVERLAP_PROBE = 24  # characters of a chunk's start looked up in the previous chunk (chunks overlap; chosen, not tuned)
+
+
 def carried_heading(texts: Sequence[str]) -> list[str]:
     """For each chunk of one document (in order), the heading line in force where it starts — its section's, else
     the document's title — as a Markdown heading, or "" when there is none or the chunk starts with a heading of its
@@ -167,7 +170,14 @@ def carried_heading(texts: Sequence[str]) -> list[str]:
     for the name the heading gives)."""
     out: list[str] = []
     state = ""
-    for text in texts:
+    for i, text in enumerate(texts):
+        if i:
+            # chunks overlap: the state is where this chunk starts, inside the previous one (a heading in the
+            # overlap is this chunk's own, not the one it starts under)
+            previous = texts[i - 1]
+            head = text.strip()[:OVERLAP_PROBE]
+            at = previous.rfind(head) if len(head) >= OVERLAP_PROBE else -1
+            state = split_units(previous[:at] if at > 0 else previous, state)[1]
         title, _, rest = state.partition("\x1f")
         section = rest.partition("\x1f")[0]
         lines = [line.strip() for line in text.strip().splitlines()]
@@ -175,7 +185,6 @@ def carried_heading(texts: Sequence[str]) -> list[str]:
         starts_with_heading = bool(lines) and (bool(_HEADING.match(lines[0])) or _BRACKETED.match(lines[0]) is not None
                                                or plain_heading(lines, 0) is not None)
         out.append(f"## {name}" if name and not starts_with_heading else "")
-        state = split_units(text, state)[1]
     return out
 
 

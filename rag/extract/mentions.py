@@ -67,4 +67,9 @@ def _named_unit(m: Mention, sentence: str) -> bool:
     words = m.name.split()
     body = len(sentence) - len(re.sub(r"^[\s#>*+•·\-|]*(?:\d+[.)]\s*)?", "", sentence))
     return (len(words) >= 2 and words[-1].casefold() in _UNIT_WORDS and m.start > body + 2
-            and all(w[:1].isupper() for w in words if w.casefold() not in ("and", "of", "&")))
+            and all(w[:1].isupper() for w in words if w.casefold() not in ("and", "of", "&"))
+            and not (len(words) == 2 and words[0].casefold() in _PLACE_OF_WORK))  # "the Head Office" names no unit
+
+
+# language: words that make "<word> Office / Desk" a kind of place, not a unit's name
+_PLACE_OF_WORK = frozenset("head main registered branch front back post home".split())

@@ -45,7 +45,7 @@ _TRIGGER_VERB_RE = re.compile(
     r"\s+(?:developed|created|built|designed|released|introduced|published|proposed|invented|develops|creates|"
     r"builds|founded|co-founded|established|acquired|bought|purchased|leads|heads|manages|owns|operates|uses|"
     r"relies|adopted|adopts|employs|belongs|joined|works|(?:is|was)\s+(?:headquartered|located|based|"
-    r"developed|founded|acquired|owned|led|part|a\s+subsidiary)|has\s+its\s+(?:\w+\s+)?(?:head\s+)?offices?)\b")
+    r"developed|founded|acquired|owned|led|part|a\s+subsidiary)|has\s+its\s+(?:only\s+|main\s+|registered\s+)?(?:head\s+)?offices?)\b")
 
 
 def _is_plain_capitalised(word: str) -> bool:

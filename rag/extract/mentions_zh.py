@@ -84,7 +84,7 @@ def _chinese_mentions(sentence: str) -> list[Mention]:
             if suffix == "部" and sentence[start:m.start()].endswith("总"):
                 # "禾麦总部位于…": the headquarters (总部) of the unit named before it, not a unit of its own
                 end = m.start() - 1
-                if end - start >= 2:
+                if end - start >= 2 and sentence[start:end] not in _ZH_GENERIC:  # not "该公司总部"
                     found.append(Mention(start, end, sentence[start:end], "org"))
                 continue
             name = sentence[start:end]
@@ -93,8 +93,13 @@ def _chinese_mentions(sentence: str) -> list[Mention]:
     for m in re.finditer(r"[市省县区]", sentence):  # "原州市", "韩国原州市" (the country is not part of the name), "儒城区"
         start = _zh_back(sentence, m.start())
         start += len(next((c for c in _ZH_COUNTRIES if sentence.startswith(c, start)), ""))
-        if m.group(0) == "区":  # a district: after its city ("上海市" + "徐汇区"), and not 社区 / 地区 (one character)
+        if m.group(0) == "区":
+            # a district: after its city in the name ("上海市" + "徐汇区") or where a place is said to be ("位于苏州工业园区",
+            # "韩国大田儒城区"); not an area of a building or a site ("请在吸烟区吸烟", "候车区"), nor 社区 / 地区
             city = max(sentence.rfind(c, start, m.start()) for c in "市省")
+            placed = sentence[:start].endswith(("位于", "地处", *_ZH_COUNTRIES))
+            if city < 0 and not placed:
+                continue
             start = city + 1 if city >= 0 else start
             if m.start() - start < 2:
                 continue

@@ -34,12 +34,12 @@ PATTERNS: tuple[Pattern, ...] = (
             ("인수", "매입"), "acquirer"),
     Pattern("leads",
             (r"\b(?:leads|heads|manages|directs|oversees)\b",
-             # "is the head of", "is the Chief Executive and head veterinarian of", "is the managing director at"
-             r"\b(?:is|was)\s+(?:the|its)\s+(?:[A-Za-z-]+\s+){0,3}(?:head|lead|leader|director|chair|chairperson|"
-             r"president|manager|chief)(?:\s+[A-Za-z-]+)?\s+(?:of|at)\b",
-             # a directory line "Name: Director of the X Center"
-             r"[:：]\s*(?:[A-Za-z-]+\s+){0,2}(?:head|director|chair|chairperson|president|manager|"
-             r"chief|leader)\s+(?:of|at)\b"),
+             # "is the head of", "is the managing director at", "is the Chief Executive and head veterinarian of"
+             # (no "of / to / the" among the words before the title: "the daughter of the director of" leads nothing;
+             # no word after it but a joined second title: "the lead engineer at" leads nothing)
+             r"\b(?:is|was)\s+(?:the|its)\s+(?:(?!(?:of|to|for|with|the|and)\b)[A-Za-z-]+\s+){0,2}(?:head|lead|leader|"
+             r"director|chair|chairperson|president|manager|chief|executive)"
+             r"(?:\s+(?:and|&)\s+[A-Za-z-]+(?:\s+[A-Za-z-]+)?)?\s+(?:of|at)\b"),
             # "X is led by Y", and a directory's "X (다른 표기): led by Y" / "X, headed by Y"
             (r"(?:\b(?:is|are|was|were)\s+|[:,(—–-]\s*)(?:led|headed|managed|directed)\s+by\b",),
             ("팀장", "이끈", "이끌", "이끄", "책임자", "리더", "관장", "대표이사", "이사장", "원장", "본부장", "실장",

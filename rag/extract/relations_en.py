@@ -7,6 +7,10 @@ from rag.extract.mention import Mention
 from rag.extract.patterns import PATTERNS
 
 
+# language: the romanised Korean administrative parts of an address below a city, and English street words
+_CITY_PART = re.compile(r"-(?:gu|dong|ro|gil|eup|myeon|ri|gun)$|\b(?:District|Street|Road|Avenue|Ward)$")
+
+
 def _english_relation(sentence: str, mentions: list[Mention]) -> tuple[Mention, str, Mention] | None:
     for pattern in PATTERNS:
         for regex, reverse in [(r, False) for r in pattern.english] + [(r, True) for r in pattern.english_reversed]:
@@ -23,10 +27,11 @@ def _english_relation(sentence: str, mentions: list[Mention]) -> tuple[Mention, 
                 if len(right) > 1 and re.fullmatch(r"['’]s\s+", sentence[obj.end:right[1].start]):
                     obj = right[1]
                 if pattern.predicate == "located_in" and not reverse:
-                    # an address runs from the street to the city ("in Yeonnam-dong, Mapo-gu, Seoul"): the last
-                    # place of the comma-separated run is where the subject is
+                    # an address runs from the street to the city ("in Yeonnam-dong, Mapo-gu, Seoul"): from a part
+                    # of a city (its -dong, -gu, street …) to the place after it ("Busan, Harbour Ltd supplies …" and
+                    # "Seoul, South Korea" stay at Busan, Seoul)
                     for nxt in [x for x in mentions if x.start >= obj.end]:
-                        if not re.fullmatch(r",\s*", sentence[obj.end:nxt.start]):
+                        if not (re.fullmatch(r",\s*", sentence[obj.end:nxt.start]) and _CITY_PART.search(obj.name)):
                             break
                         obj = nxt
                 if reverse:
