@@ -163,21 +163,29 @@ def split_units(text: str, heading: str = "") -> tuple[list[Unit], str]:
 OVERLAP_PROBE = 24  # characters of a chunk's start looked up in the previous chunk (chunks overlap; chosen, not tuned)
 
 
+def start_states(texts: Sequence[str]) -> list[str]:
+    """The ``split_units`` heading state where each chunk of one document (in order) starts. Chunks overlap: the
+    state is taken where a chunk starts inside the previous one, so a heading in the overlap is the next chunk's own,
+    not the one it starts under."""
+    states: list[str] = []
+    state = ""
+    for i, text in enumerate(texts):
+        if i:
+            previous = texts[i - 1]
+            head = text.strip()[:OVERLAP_PROBE]
+            at = previous.rfind(head) if len(head) >= OVERLAP_PROBE else -1
+            state = split_units(previous[:at] if at > 0 else previous, state)[1]
+        states.append(state)
+    return states
+
+
 def carried_heading(texts: Sequence[str]) -> list[str]:
     """For each chunk of one document (in order), the heading line in force where it starts — its section's, else
     the document's title — as a Markdown heading, or "" when there is none or the chunk starts with a heading of its
     own: what relation extraction reads before a chunk that starts inside a section (a pronoun at its top stands
     for the name the heading gives)."""
     out: list[str] = []
-    state = ""
-    for i, text in enumerate(texts):
-        if i:
-            # chunks overlap: the state is where this chunk starts, inside the previous one (a heading in the
-            # overlap is this chunk's own, not the one it starts under)
-            previous = texts[i - 1]
-            head = text.strip()[:OVERLAP_PROBE]
-            at = previous.rfind(head) if len(head) >= OVERLAP_PROBE else -1
-            state = split_units(previous[:at] if at > 0 else previous, state)[1]
+    for text, state in zip(texts, start_states(texts)):
         title, _, rest = state.partition("\x1f")
         section = rest.partition("\x1f")[0]
         lines = [line.strip() for line in text.strip().splitlines()]
@@ -223,12 +231,10 @@ def embed_chunks(embedder: Any, chunks: Sequence[Any], before: Sequence[Any] = (
 
     ``chunks``: ``rag.types.Chunk`` objects of one document, in order; ``before``: the chunks of the same document
     that come before them (only their headings are read). A chunk with no sentence unit is embedded whole."""
-    heading = ""
-    for chunk in before:
-        heading = split_units(chunk.text, heading)[1]
+    states = start_states([c.text for c in [*before, *chunks]])[len(before):]  # where each chunk starts (overlap)
     per_chunk: list[list[Unit]] = []
-    for chunk in chunks:
-        units, heading = split_units(chunk.text, heading)
+    for chunk, heading in zip(chunks, states):
+        units = split_units(chunk.text, heading)[0]
         per_chunk.append(units or [Unit("", chunk.text.strip() or chunk.text or " ")])
     vectors = embed_units(embedder, per_chunk)
     rows = [(c.chunk_id, c.doc_id, c.text, units, v) for c, units, v in zip(chunks, per_chunk, vectors)]

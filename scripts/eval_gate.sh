@@ -97,7 +97,7 @@ run_set() {  # run_set NAME: one question set with its gates
       # eighth round (plain-text headings): C one answer down, D and H flag three answers they used to get silently
       # wrong (false abstention up, silent failures down); floors moved by what was measured, about one question under
       floors "$HELDOUT_C" 0.74 0.28 0.12 0.96 || return $?  # C 0.771 / 0.229 / 0.082 / 0.984 (fifteenth session)
-      floors "$HELDOUT_D" 0.54 0.42 0.23 0.91 || return $?  # D 0.583 / 0.375 / 0.194 / 0.944 (sixteenth session)
+      floors "$HELDOUT_D" 0.58 0.38 0.23 0.91 || return $?  # D 0.625 / 0.333 / 0.194 / 0.944 (twentieth session)
       floors "$HELDOUT_F" 0.70 0.33 0.20 0.95 || return $?  # F 0.735 / 0.294 / 0.174 / 0.978 (twentieth session)
       floors "$HELDOUT_G" 0.77 0.23 0.13 0.93 || return $?  # G 0.800 / 0.171 / 0.104 / 0.958 (thirteenth session)
       # 2026-12-02, ninth session: a fresh clone (new .venv from the same pins) measures I at 0.314 / 0.400 / 0.333 /
@@ -156,11 +156,14 @@ run_set() {  # run_set NAME: one question set with its gates
       # phrasings of who leads a unit and where a company is. Over I-M key facts 70 -> 72, silent 66 -> 64, false
       # abstention 73 unchanged: L 0.457 -> 0.486 (silent 0.333 -> 0.312), M 0.229 -> 0.257 (silent 0.396 -> 0.375);
       # F 0.706 -> 0.735 (silent 0.196 -> 0.174). F's, L's and M's floors moved to about one question under.
+      # Then the sentence units are split from where each chunk starts (chunks overlap): I-M key facts 72, silent
+      # 64 -> 63, false abstention 73 -> 76 (adopted by the aggregate rule; J 0.457 -> 0.514 and L 0.257 -> 0.286
+      # false abstention recorded, J silent 0.250 -> 0.229); D 0.583 -> 0.625 (a heading-scoped cause). Floors moved.
       floors "$HELDOUT_H" 0.48 0.32 0.28 0.95 || return $?  # H 0.514 / 0.286 / 0.250 / 0.979 (eighteenth session)
       floors "$HELDOUT_I" 0.34 0.58 0.23 0.91 || return $?  # I 0.371 / 0.543 / 0.208 / 0.938 (nineteenth session)
-      floors "$HELDOUT_J" 0.40 0.49 0.28 0.89 || return $?  # J 0.429 / 0.457 / 0.250 / 0.917 (eighteenth session)
+      floors "$HELDOUT_J" 0.40 0.55 0.26 0.89 || return $?  # J 0.429 / 0.514 / 0.229 / 0.917 (twentieth session)
       floors "$HELDOUT_K" 0.48 0.40 0.21 0.93 || return $?  # K 0.514 / 0.371 / 0.188 / 0.958 (nineteenth session)
-      floors "$HELDOUT_L" 0.45 0.29 0.34 0.93 || return $?  # L 0.486 / 0.257 / 0.312 / 0.958 (naive key facts 0.314)
+      floors "$HELDOUT_L" 0.45 0.32 0.34 0.93 || return $?  # L 0.486 / 0.286 / 0.312 / 0.958 (naive key facts 0.314)
       floors "$HELDOUT_M" 0.22 0.49 0.40 0.89 ;;  # M 0.257 / 0.457 / 0.375 / 0.917 (naive key facts 0.257)
     heldout_c) targets "$HELDOUT_C" ;;  # issue 8's targets on a held-out corpus (not met today: README "Evaluation")
     heldout_e) targets "$HELDOUT_E" ;;

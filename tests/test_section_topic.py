@@ -1,8 +1,8 @@
 """Issue 8, relation extraction on documents it was not tuned on (twentieth session): a chunk that starts inside a
-section is read with the section's heading, so a pronoun at its top ("Its crash panel uses …") stands for the name
-the heading gives; "The software was written by X" says who developed it; a unit named in generic words
-("the Customer Care Team") is a name inside a sentence, "Orbis's Data Unit" is the unit, and longer titles ("the
-Chief Executive and head pharmacist of") say who leads, a lead engineer or a director's daughter do not; "has its head office in" and
+section is read with the section's heading, so a pronoun at its top ("Its crash panel uses …") stands for the name the
+heading gives; "The software was written by X" says who developed it; a unit named in generic words ("the Customer
+Care Team") is a name inside a sentence, "Orbis's Data Unit" is the unit, and longer titles ("the Chief Executive and
+head pharmacist of") say who leads, a lead engineer or a director's daughter do not; "has its head office in" and
 Chinese "X总部位于Y" say where a company is, at the city of an address.
 
 Documents written for this test; real knowledge base (real chunker, real extractor, real graph store), no mocks."""
@@ -25,6 +25,15 @@ TOOLS = ("# Studio tools\n\n"
          "## Harbourlog — ticket store\n\n"
          "Harbourlog keeps every player ticket for two years. " + FILLER * 2 + "\n\n"
          "It was built by the Platform Data Team.\n")
+
+
+# chunks of 300 characters overlapping by 120: the second chunk starts with the last paragraph of Beacon's section,
+# and the first chunk ends with the next heading (the overlap holds both)
+OVERLAPPING = ("## Beacon — dashboard\n\nBeacon was built by the Support Team. "
+               + "It shows numbers for the live team. " * 3
+               + "\n\nIt uses Ledgerline for the revenue panel.\n\n## Harbourlog — ticket store\n\nHarbourlog keeps "
+               "tickets. " + "It stores every ticket for two years. " * 3 + "\n\n"
+               + "Tickets are kept in a store of their own for all players. " * 4)
 
 
 @pytest.fixture(scope="module")
@@ -103,13 +112,9 @@ def test_titles_that_say_nobody_leads_it(sentence):
 def test_a_chunk_in_the_overlap_keeps_the_heading_it_starts_under():
     from rag.loaders import split_text
 
-    doc = ("## Beacon — dashboard\n\nBeacon was built by the Support Team. "
-           + "It shows many numbers for the live team every day. " * 4
-           + "\n\nIt uses Ledgerline for the revenue panel.\n\n## Harbourlog — ticket store\n\nHarbourlog keeps "
-           "tickets. " + "It stores every ticket for two years and more. " * 4)
-    chunks = split_text(doc, 300, 120)
+    chunks = split_text(OVERLAPPING, 300, 120)
     at = next(i for i, c in enumerate(chunks) if c.startswith("It uses Ledgerline"))
-    assert at > 0 and "## Harbourlog" in chunks[at - 1] + chunks[at]  # the next heading is in the overlap
+    assert at > 0 and "## Harbourlog" in chunks[at - 1] and "## Harbourlog" in chunks[at]  # in the overlap
     assert carried_heading(chunks)[at] == "## Beacon — dashboard"
 
 
@@ -148,3 +153,23 @@ def test_no_place_from_an_area_or_a_generic_company():
     assert not extract("这个社区的居民很多，地区的天气也好。请在吸烟区吸烟。", "d", "d:0").entities
     found = extract("该公司总部位于深圳市南山区。", "d", "d:0")
     assert "公司" not in {e.name for e in found.entities} and not found.relations
+
+
+def test_sentences_in_the_overlap_keep_the_section_they_start_under(tmp_path):
+    """The sentence units stored at ingest (answer selection's sections) are split from where each chunk starts, as
+    the carried heading is: the first sentence of a chunk that begins before the next heading stays in its section."""
+    from rag.embeddings import get_embedder
+    from rag.loaders import split_text
+    from rag.sentences import embed_chunks
+    from rag.types import Chunk
+    from tests.support.kb import make_settings
+
+    chunks = [Chunk("d", "tools.md", i, text) for i, text in enumerate(split_text(OVERLAPPING, 300, 120))]
+    at = next(i for i, c in enumerate(chunks) if c.text.startswith("It uses Ledgerline"))
+    assert "## Harbourlog" in chunks[at - 1].text  # the next heading is in the overlap
+    embedder = get_embedder(make_settings(tmp_path))
+    # in one batch and in two (the second batch reads the first's chunks as the ones before it)
+    for rows in (embed_chunks(embedder, chunks)[1], embed_chunks(embedder, chunks[at:], before=chunks[:at])[1]):
+        units = {u.text: u.section for _, _, _, us, _ in rows for u in us}
+        assert units["It uses Ledgerline for the revenue panel."] == "Beacon — dashboard"
+        assert units["Harbourlog keeps tickets."] == "Harbourlog — ticket store"
