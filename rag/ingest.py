@@ -196,12 +196,17 @@ def prepare(kb: "KnowledgeBase", doc_id: str, source: str, text: str, progress: 
     vectors: list[list[float]] = []
     sentence_rows: list[Any] = []
     progress(source, "embed", 0.0)
+    from rag.sentences import start_states
+
+    # the heading each chunk starts under, read once: the sentence units and relation extraction both use it
+    states = start_states([c.text for c in chunks])
     if "vectors" in parts:
         from rag.sentences import embed_chunks  # sentence vectors; each chunk's vector is pooled from them
 
         embedder = kb.embedder
         for start in range(0, len(chunks), EMBED_BATCH):
-            batch_vectors, rows = embed_chunks(embedder, chunks[start : start + EMBED_BATCH], before=chunks[:start])
+            batch_vectors, rows = embed_chunks(embedder, chunks[start : start + EMBED_BATCH],
+                                               states=states[start : start + EMBED_BATCH])
             vectors.extend(batch_vectors)
             sentence_rows.extend(rows)
             progress(source, "embed", min(1.0, (start + EMBED_BATCH) / len(chunks)))
@@ -215,7 +220,7 @@ def prepare(kb: "KnowledgeBase", doc_id: str, source: str, text: str, progress: 
         from rag.sentences import carried_heading
 
         extract = kb.engine.extract if kb.engine is not None else rule_extract.extract
-        headings = carried_heading([c.text for c in chunks])
+        headings = carried_heading([c.text for c in chunks], states)
         for i, chunk in enumerate(chunks):
             # a chunk that starts inside a table is read with the table's header (what its columns mean)
             header = carried_header(chunks[i - 1].text) if i else ""

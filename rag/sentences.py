@@ -179,13 +179,13 @@ def start_states(texts: Sequence[str]) -> list[str]:
     return states
 
 
-def carried_heading(texts: Sequence[str]) -> list[str]:
+def carried_heading(texts: Sequence[str], states: Sequence[str] | None = None) -> list[str]:
     """For each chunk of one document (in order), the heading line in force where it starts — its section's, else
     the document's title — as a Markdown heading, or "" when there is none or the chunk starts with a heading of its
     own: what relation extraction reads before a chunk that starts inside a section (a pronoun at its top stands
-    for the name the heading gives)."""
+    for the name the heading gives). ``states``: ``start_states(texts)`` when the caller has them already."""
     out: list[str] = []
-    for text, state in zip(texts, start_states(texts)):
+    for text, state in zip(texts, start_states(texts) if states is None else states):
         title, _, rest = state.partition("\x1f")
         section = rest.partition("\x1f")[0]
         lines = [line.strip() for line in text.strip().splitlines()]
@@ -224,14 +224,16 @@ def chunk_vector(units: Sequence[Unit], vectors: np.ndarray) -> list[float]:
     return (pooled / norm if norm else pooled).astype(float).tolist()
 
 
-def embed_chunks(embedder: Any, chunks: Sequence[Any], before: Sequence[Any] = ()
+def embed_chunks(embedder: Any, chunks: Sequence[Any], before: Sequence[Any] = (), states: Sequence[str] | None = None
                  ) -> tuple[list[list[float]], list[tuple[str, str, str, list[Unit], np.ndarray]]]:
     """(chunk vectors, sentence rows for ``SentenceStore.write``) for ingest: every sentence of ``chunks`` embedded
     in one batched call; a chunk's vector is pooled from its sentences, so no chunk is embedded twice.
 
     ``chunks``: ``rag.types.Chunk`` objects of one document, in order; ``before``: the chunks of the same document
-    that come before them (only their headings are read). A chunk with no sentence unit is embedded whole."""
-    states = start_states([c.text for c in [*before, *chunks]])[len(before):]  # where each chunk starts (overlap)
+    that come before them (only their headings are read), or ``states``: the ``start_states`` of ``chunks``, worked
+    out once over the whole document by the caller. A chunk with no sentence unit is embedded whole."""
+    if states is None:
+        states = start_states([c.text for c in [*before, *chunks]])[len(before):]  # where each chunk starts
     per_chunk: list[list[Unit]] = []
     for chunk, heading in zip(chunks, states):
         units = split_units(chunk.text, heading)[0]

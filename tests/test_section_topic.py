@@ -93,8 +93,16 @@ def test_written_by_says_who_developed_it():
     # a title of more than two words before "of"
     ("Dr. Sora Baek is the Chief Executive and head pharmacist of Greenleaf Pharmacy Group.",
      ("Sora Baek", "leads", "Greenleaf Pharmacy Group")),
+    # "has its head office in": an address runs from the street to the city, the city is where the subject is
+    ("Corvid Labs (코르비드랩스) has its head office in Haeundae-gu, Busan; its lab is in Sejong.",
+     ("Corvid Labs", "located_in", "Busan")),
+    ("Harbourline has its only office in Jung-gu, Incheon.", ("Harbourline", "located_in", "Incheon")),
+    ("Blueline Systems is based in Busan, and Harbour Ltd supplies it.", ("Blueline Systems", "located_in", "Busan")),
+    # Chinese "X总部位于Y": the headquarters (总部) is not part of X's name; a district follows its city
+    ("星河物流总部位于杭州市西湖区。", ("星河物流", "located_in", "杭州市")),
+    ("云帆总部位于韩国釜山海云台区。", ("云帆", "located_in", "釜山海云台区")),
 ])
-def test_unit_names_and_titles(sentence, triple):
+def test_the_relation_a_sentence_states(sentence, triple):
     found = extract(sentence, "d", "d:0")
     assert [(r.source, r.predicate, r.target) for r in found.relations if r.predicate != "also_known_as"] == [triple]
 
@@ -121,22 +129,7 @@ def test_a_chunk_in_the_overlap_keeps_the_heading_it_starts_under():
 def test_generic_words_at_the_start_name_nothing():
     # "Teams and Products" opening a sentence, and a heading made of generic words, stay no entity
     assert not extract("Teams and Products are listed below.", "d", "d:0").entities
-    assert not extract("## Client Services Team\n\nOpening hours are listed below.", "d", "d:0").relations
-
-
-@pytest.mark.parametrize("sentence, triple", [
-    # "has its head office in": an address runs from the street to the city, the city is where the subject is
-    ("Corvid Labs (코르비드랩스) has its head office in Haeundae-gu, Busan; its lab is in Sejong.",
-     ("Corvid Labs", "located_in", "Busan")),
-    ("Harbourline has its only office in Jung-gu, Incheon.", ("Harbourline", "located_in", "Incheon")),
-    ("Blueline Systems is based in Busan, and Harbour Ltd supplies it.", ("Blueline Systems", "located_in", "Busan")),
-    # Chinese "X总部位于Y": the headquarters (总部) is not part of X's name; a district follows its city
-    ("星河物流总部位于杭州市西湖区。", ("星河物流", "located_in", "杭州市")),
-    ("云帆总部位于韩国釜山海云台区。", ("云帆", "located_in", "釜山海云台区")),
-])
-def test_where_a_company_is(sentence, triple):
-    found = extract(sentence, "d", "d:0")
-    assert [(r.source, r.predicate, r.target) for r in found.relations if r.predicate != "also_known_as"] == [triple]
+    assert not extract("## Client Services Team\n\nOpening hours are listed below.", "d", "d:0").entities
 
 
 @pytest.mark.parametrize("sentence, place", [
@@ -160,7 +153,7 @@ def test_sentences_in_the_overlap_keep_the_section_they_start_under(tmp_path):
     the carried heading is: the first sentence of a chunk that begins before the next heading stays in its section."""
     from rag.embeddings import get_embedder
     from rag.loaders import split_text
-    from rag.sentences import embed_chunks
+    from rag.sentences import embed_chunks, start_states
     from rag.types import Chunk
     from tests.support.kb import make_settings
 
@@ -168,8 +161,11 @@ def test_sentences_in_the_overlap_keep_the_section_they_start_under(tmp_path):
     at = next(i for i, c in enumerate(chunks) if c.text.startswith("It uses Ledgerline"))
     assert "## Harbourlog" in chunks[at - 1].text  # the next heading is in the overlap
     embedder = get_embedder(make_settings(tmp_path))
-    # in one batch and in two (the second batch reads the first's chunks as the ones before it)
-    for rows in (embed_chunks(embedder, chunks)[1], embed_chunks(embedder, chunks[at:], before=chunks[:at])[1]):
+    # in one batch, in two (the second reads the first's chunks as the ones before it), and with the states ingest
+    # works out once for the whole document
+    states = start_states([c.text for c in chunks])
+    for rows in (embed_chunks(embedder, chunks)[1], embed_chunks(embedder, chunks[at:], before=chunks[:at])[1],
+                 embed_chunks(embedder, chunks[at:], states=states[at:])[1]):
         units = {u.text: u.section for _, _, _, us, _ in rows for u in us}
         assert units["It uses Ledgerline for the revenue panel."] == "Beacon — dashboard"
         assert units["Harbourlog keeps tickets."] == "Harbourlog — ticket store"
