@@ -10,7 +10,7 @@ from datetime import date
 import pytest
 
 from rag.engines.offline import OfflineEngine
-from rag.engines.offline.selection import _leading_asked
+from rag.engines.offline.candidates import _leading_asked
 from rag.types import Grade, Retrieved
 
 NOTICE = ("# 麦阁烘焙苏州首店开业公告\n\n麦阁烘焙苏州首店将于 2026 年 5 月 16 日在金鸡湖畔正式开业。\n"

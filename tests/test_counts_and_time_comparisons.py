@@ -134,7 +134,7 @@ PRODUCTS_KO = ("# 회사 소개\n\n"
     ("lumen", "Lumens are a unit of light.", False),
 ])
 def test_a_sentence_that_says_what_a_name_is(name, text, expected):
-    from rag.engines.offline.selection import defines
+    from rag.engines.offline.candidates import defines
 
     assert defines(name, text) is expected
 

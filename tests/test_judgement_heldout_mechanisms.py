@@ -18,7 +18,8 @@ import pytest
 
 from rag.engines.offline import OfflineEngine
 from rag.engines.offline.answertype import answers, asked_for_grading, names_organisation
-from rag.engines.offline.coverage import asked_attribute, text_scripts
+from rag.engines.offline.attribute import asked_attribute
+from rag.engines.offline.coverage import text_scripts
 from rag.tools.vector import VectorTool
 from tests.support.kb import best_grade
 

@@ -22,7 +22,7 @@ from datetime import date
 import pytest
 
 from rag.engines.offline import OfflineEngine
-from rag.engines.offline.coverage import asked_attribute
+from rag.engines.offline.attribute import asked_attribute
 from tests.support.kb import best_grade
 
 TEXTS = {

@@ -10,7 +10,7 @@ from rag.engines.offline.coverage import checkable_terms, coverage_of, question_
 from rag.engines.offline.gapfill import compose_gaps, describe
 from rag.engines.offline.relations import asked_relations, graph_path
 from rag.engines.offline.rules import CLOSEST_QUOTES, MEANING_ONLY_QUOTES, WANTS_NUMBER
-from rag.engines.offline.selection import Candidate, compared_order, conclusion_of, names_only, why_quoted
+from rag.engines.offline.candidates import Candidate, compared_order, conclusion_of, names_only, why_quoted
 from rag.engines.offline.semantics import question_intents
 from rag.engines.offline.text import (_clean_sentence, _cite_label, _contains_phrase, _label_of, _norm, _quote,
                                       _sentences, language_of)

@@ -6,7 +6,8 @@ import re
 import numpy as np
 
 from rag.engines.offline.answertype import STRONG, WEAK, answers, asked_for_grading, fit, names_organisation
-from rag.engines.offline.coverage import (Coverage, _fact_coverage, _name_like, asked_attribute, checkable_terms,
+from rag.engines.offline.attribute import asked_attribute
+from rag.engines.offline.coverage import (Coverage, _fact_coverage, _name_like, checkable_terms,
                                           coverage_of, credit_months, prepared_text, question_terms, term_script, text_scripts)
 from rag.engines.offline.rules import (BELOW_CORRECT, COOCCUR_MIN_SHARE, COOCCUR_WINDOW, GRAPH_FACT_WEIGHTS, INCORRECT_SCORE_CAP, VALUE_EVIDENCE_TOP,
                                        PRESENT_MARKERS, PRESENT_STATED, WANTS_NUMBER,

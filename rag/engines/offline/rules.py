@@ -383,7 +383,7 @@ SCRIPT_MIN_SHARE = 0.4
 SCRIPT_MIN_TEXT_SHARE = 0.2  # ... and such sentences hold at least this share of the text's letters
 SCRIPT_MIN_LETTERS = 10  # a sentence shorter than this (in Latin-letter units) does not decide the script of a text
 
-# language, not tuned: the asked attribute of a question (coverage.asked_attribute) — the noun a value question word
+# language, not tuned: the asked attribute of a question (attribute.asked_attribute) — the noun a value question word
 # attaches to ("위약금을 얼마", "how many seats", "what is the fee for …", "总预算是多少"). Words that only name the unit or
 # the kind of the answer (a count, a time span, "people") are not attributes: the answer states them as a unit.
 ATTRIBUTE_SKIP = frozenset(

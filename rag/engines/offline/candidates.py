@@ -1,0 +1,107 @@
+"""A sentence an extractive answer may quote (``Candidate``: its rank, coverage, meaning, heading, the value it states),
+which of the picked ones the conclusion quotes, the order a comparison of names quotes them in, and the trace reason
+that says why each was quoted. ``selection.EvidenceSelector`` ranks and picks them."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from rag.engines.offline.answertype import NONE, AskedType, asked_type, stated_values
+from rag.engines.offline.coverage import Coverage, _name_like
+from rag.engines.offline.layout import _is_table_row, is_table_header
+from rag.engines.offline.parts import asked_parts
+
+
+@dataclass
+class Candidate:
+    rank: float
+    pos: int  # position of the document in the pool
+    index: int  # position of the sentence in the document
+    text: str
+    cov: Coverage  # key terms of the question in this sentence
+    semantic: float  # 0..1 semantic match of this sentence
+    heading: str  # the section the sentence sits under
+    scoped: bool  # under a heading of the kind the question asks (cause / procedure / comparison)
+    listed: int = 0  # a list item (a numbered or bulleted line) of its document: its list (1, 2 …); 0 when not one
+    fits: int = NONE  # how well it states the value the question asks for (answertype.STRONG / WEAK / OTHER / NONE)
+    causal: bool = False  # states a cause (because / 때문 / 因此 …) and the question asks for one
+    why: str = "best match"  # why it was quoted (the answer's trace reason)
+    numbered: bool = False  # an item of a numbered list ("1.", "2)"): ordered steps, not a bulleted set of rules
+    title: bool = False  # a title / heading line of a plain-text document: it names a topic, it states nothing
+
+
+def _score_over(cov: Coverage, terms: Sequence[str]) -> float:
+    """Coverage score over a subset of the question's terms (same weights as ``Coverage.score``)."""
+    total = sum(cov.weight(t) for t in terms)
+    return sum(cov.weight(t) * cov.credit.get(t, 0.0) for t in terms) / total if total else 0.0
+
+
+def _leading_asked(question: str) -> AskedType:
+    """The value the conclusion should state: for a question that asks several things ("苏州第一家店是哪天开的？晚上几点
+    关门？"), the one its first part asks for, when it asks for a value (the later parts get a sentence each,
+    ``_select``); the whole question's pattern would pick whichever kind its list tries first (here the time of day).
+    A first part that asks no value ("왜 늦었어? 몇 시에 도착해?") leaves the whole question's reading."""
+    parts = asked_parts(question)
+    if len(parts) >= 2:
+        first = asked_type(parts[0])
+        if first.kinds:
+            return first
+    return asked_type(question)
+
+
+def conclusion_of(picked: Sequence[Candidate]) -> Candidate:
+    """The sentence the conclusion quotes: the first picked, or for a table header the best-ranked of its rows."""
+    lead = next((c for c in picked if not c.title), picked[0])  # a title line names the topic, it concludes nothing
+    if is_table_header(lead.text):
+        rows = [c for c in picked if c.pos == lead.pos and _is_table_row(c.text) and not is_table_header(c.text)]
+        if rows:
+            return max(rows, key=lambda c: c.rank)
+    return lead
+
+
+# "Nuri（努里）是 …"
+_DEFINES_AFTER = r"\s*(?:[（(][^）)]{1,40}[）)]\s*)?(?:[:：]|(?:은|는|이란|이|가)(?=\s)|\s(?:is|are|was)\b|是|为)"
+
+
+def defines(name: str, text: str) -> bool:
+    """The sentence begins by saying what ``name`` is (``_DEFINES_AFTER``)."""
+    body = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s+", "", text).strip()
+    return re.match(rf"(?:the\s+)?{re.escape(name)}{_DEFINES_AFTER}", body, re.IGNORECASE) is not None
+
+
+def names_only(question: str, terms: Sequence[str]) -> list[str]:
+    """The question's key terms when every one of them is a name ("What is the difference between Atlas and Nuri?":
+    atlas, nuri), else []: such a comparison asks what each name is (``compared_order``)."""
+    names = [t for t in terms if _name_like(t, question)]
+    return names if names and len(names) == len(terms) else []
+
+
+def compared_order(name: str, names: Sequence[str], about: list[Candidate]) -> list[Candidate]:
+    """The sentences about one compared name, in the order a comparison that asks about nothing but the names quotes
+    them: the ones that say what the name is (``defines``) first, and within each group the ones about that name
+    alone (no other compared name) first; otherwise in their given (rank) order."""
+    def key(c: Candidate) -> tuple[int, int]:
+        alone = not any(o in c.cov.covered for o in names if o != name)
+        return (0 if defines(name, c.text) else 1, 0 if alone else 1)
+
+    return sorted(about, key=key)  # stable: the rank order within each group
+
+
+def _values_of(c: Candidate, asked: AskedType) -> list[str]:
+    """The values of the asked kind a sentence states, as written ("2021", "430 名")."""
+    return [v.text for v in stated_values(c.text) if v.kind in asked.kinds]
+
+
+def _why(candidates: list[Candidate], reason: str) -> list[Candidate]:
+    for c in candidates:
+        c.why = reason
+    return candidates
+
+
+def why_quoted(question: str, picked: Sequence[Candidate]) -> str:
+    """The trace reason's account of the quoted sentences: the value kind the question asks for, and why each
+    sentence was quoted."""
+    asked = _leading_asked(question)
+    head = f"asks for: {asked.label}" if asked else "asks for: no particular kind of value"
+    return head + "; quoted: " + "; ".join(f"{n}) {c.why}" for n, c in enumerate(picked, 1))
