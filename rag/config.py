@@ -74,6 +74,9 @@ class Settings:
     # RAG_CONTEXT_NEIGHBOURS: chunks either side of each usable chunk that the agent's answer reads as its context
     # (small-to-big: a fact stated just past a chunk's edge); 0 turns it off
     context_neighbours: int = 1
+    # RAG_CONTEXT_IN_DOCUMENT: in each document of a usable vector chunk, the chunks whose best sentence ranks first
+    # by meaning for the question and for each part it asks (1), read as context too; 0 turns it off
+    context_in_document: int = 1
     # decision engine: "offline" (rules and scores) or "llm" (langchain-openai)
     engine: str = "offline"
     roles: str = ""  # RAG_ROLES: an engine per role, e.g. "grader=llm,router=offline" (rag.engines.roles)
@@ -125,6 +128,8 @@ class Settings:
             raise ValueError(f"max_attempts must be at least 1, got {self.max_attempts!r}")
         if self.top_k < 1:
             raise ValueError(f"top_k must be at least 1, got {self.top_k!r}")
+        if self.context_in_document not in (0, 1):
+            raise ValueError(f"context_in_document must be 0 or 1, got {self.context_in_document!r}")
         if self.context_neighbours < 0:
             raise ValueError(f"context_neighbours must be 0 or more, got {self.context_neighbours!r}")
         if self.chunk_size < 50:
@@ -220,6 +225,7 @@ class Settings:
                                           for k in ("lookup", "comparison", "aggregate", "recent")),
                                         ("evidence_top_k", "RAG_EVIDENCE_TOP_K", int, ""),
                                         ("context_neighbours", "RAG_CONTEXT_NEIGHBOURS", int, ""),
+                                        ("context_in_document", "RAG_CONTEXT_IN_DOCUMENT", int, ""),
                                         ("repeat_similarity", "RAG_REPEAT_SIMILARITY", float, "a number")):
             raw = _env(env)
             if raw is not None:

@@ -50,7 +50,7 @@ EDIT_FORMS: dict[str, str] = {
     "query": "query=TEXT — the query that the next retrieval uses (classify or rewrite_query)",
 }
 # taken from the parent's recorded settings
-RUN_SETTINGS = ("threshold", "max_attempts", "top_k", "graph_hops", "context_neighbours")
+RUN_SETTINGS = ("threshold", "max_attempts", "top_k", "graph_hops", "context_neighbours", "context_in_document")
 GRADE_SCORES = {"correct": 1.0, "ambiguous": 0.5, "incorrect": 0.0}  # what a grade set by hand scores
 _EDIT = re.compile(r"^\s*(?P<field>[a-z_]+)\s*(?:\[\s*(?P<index>-?\d+)\s*\])?\s*=\s*(?P<value>.*?)\s*$", re.S)
 

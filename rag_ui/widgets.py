@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from rag.trace import Run, Step
-from rag.types import context_of
+from rag.types import MATCHED_FOR, context_of
 from rag_ui import diagram, notes
 from rag_ui.charts import quality_chart, quality_frame
 from rag_ui.state import TEACHING_NOTES
@@ -200,10 +200,15 @@ def citations_block(run: Run, kb=None, key: str = "cite") -> None:
         return
     # chunks the answer read as context next to a usable one (rag.variants.base.with_context_neighbours): not graded
     neighbours = {d.id: context_of(d) for d in run.documents if context_of(d)}
+    matched = {d.id: (d.metadata or {}).get(MATCHED_FOR) for d in run.documents if context_of(d)}
     for n, c in enumerate(run.citations, start=1):
         where = f" · chunk {c.chunk_index}" if c.chunk_index is not None else ""
         with st.expander(f"[{n}] {md_escape(c.source)}{where}"):  # a label is Markdown too
-            if c.id in neighbours:
+            if c.id in neighbours and matched.get(c.id):
+                st.caption(f"Read as context: the chunk of {neighbours[c.id]}'s document that matches "
+                           f"\"{md_escape(matched[c.id])}\" best by meaning, not graded · "
+                           f"{neighbours[c.id]}와 같은 문서에서 의미로 찾은 청크를 문맥으로 읽음 (채점하지 않음)")
+            elif c.id in neighbours:
                 st.caption(f"Read as context next to {neighbours[c.id]}, not graded · "
                            f"{neighbours[c.id]} 옆 청크를 문맥으로 읽음 (채점하지 않음)")
             chunk = kb.get_chunk(c.id) if kb is not None and c.doc_id else None

@@ -159,8 +159,9 @@ def _state(kb, hop_docs, grades):
     return {"question": QUESTION, "hops": [hop], "attempt": 1, "steps": [], "stop_reason": "budget_exhausted"}
 
 
-def _runtime(kb, width):
-    settings: Settings = kb.settings.with_(context_neighbours=width)
+def _runtime(kb, width, in_document=0):
+    # positional neighbours alone here; the chunks found in the same document by meaning: test_context_in_document.py
+    settings: Settings = kb.settings.with_(context_neighbours=width, context_in_document=in_document)
     engine = OfflineEngine(settings, clock=lambda: date(2026, 12, 1))
     return SimpleNamespace(context=AgentContext(engine=engine, tools={"vector": VectorTool(kb, settings)},
                                                 settings=settings))

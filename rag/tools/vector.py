@@ -45,7 +45,7 @@ from rag.engines.offline.parts import asked_parts, asking_query
 from rag.romanize import document_keys, query_keys, split_tokens
 from rag.sentences import language_floor, matrix_for
 from rag.textutil import dominant_language, tokenize
-from rag.types import NEIGHBOUR_OF, Chunk, RagError, Retrieved, ToolUnavailable
+from rag.types import MATCHED_FOR, NEIGHBOUR_OF, Chunk, RagError, Retrieved, ToolUnavailable
 
 RRF_K = 60
 CANDIDATES = 20  # per ranking, at least
@@ -397,14 +397,16 @@ class VectorTool:
             cache[chunk.chunk_id] = dominant_language(chunk.text)
         return cache[chunk.chunk_id]
 
-    def neighbours(self, docs: Sequence[Retrieved], width: int, exclude: Iterable[str] = ()) -> list[Retrieved]:
+    def neighbours(self, docs: Sequence[Retrieved], width: int, exclude: Iterable[str] = (),
+                   query: str = "") -> list[Retrieved]:
         """The chunks next to each vector chunk of ``docs`` in its document (chunk index ± 1 … ± ``width``, nearest
         first) that are neither among ``docs`` nor in ``exclude`` (chunks already graded): small-to-big context for
         the answer (a fact stated just past a chunk's edge, the rest of a section a chunk begins). Only chunks of
         committed documents; each names the chunk it neighbours (``rag.types.context_of``) and carries no score of
-        its own (0.0). Nothing is read when none of ``docs`` is a vector chunk."""
+        its own (0.0). Nothing is read when none of ``docs`` is a vector chunk. With a ``query``, also the chunks of
+        the same documents that match it best by meaning (``_in_documents``)."""
         chunks = [d for d in docs if d.tool == "vector" and d.doc_id and d.chunk_index is not None]
-        if width <= 0 or not chunks:
+        if not chunks or (width <= 0 and not query):
             return []
         try:
             revision = self.kb.revision()
@@ -428,6 +430,39 @@ class VectorTool:
                     out.append(Retrieved(id=chunk.chunk_id, text=chunk.text, source=chunk.source, score=0.0,
                                          tool="vector", doc_id=chunk.doc_id, chunk_index=chunk.index,
                                          metadata={NEIGHBOUR_OF: doc.id}))
+        if query:
+            out += self._in_documents(query, chunks, committed, seen, revision)
+        return out
+
+    def _in_documents(self, query: str, chunks: Sequence[Retrieved], committed: dict[str, int], seen: set[str],
+                      revision: int) -> list[Retrieved]:
+        """In each document of ``chunks``, the chunk whose best sentence ranks first (the sentence channel's
+        language-centred score) for the question and for each part it asks (``_asked_parts``), unless already
+        ``seen``: small-to-big by meaning. A long document answers one part in its third chunk and another in its
+        ninth; the search ranks chunks across the whole knowledge base, where a part's chunk may sit below the
+        top k, while its document has already been judged relevant. Each names the first usable chunk of its
+        document (``NEIGHBOUR_OF``) and what it matched (``MATCHED_FOR``)."""
+        parent = {}
+        for d in chunks:
+            parent.setdefault(d.doc_id, d.id)
+        index = self._bm25(revision)
+        every = len(index.chunks)
+        out: list[Retrieved] = []
+        for text in [query, *_asked_parts(query)]:
+            ranking = self._sentence_channel(self.kb.embedder.embed_query(text), committed, index, every, revision)
+            done: set[str] = set()
+            for chunk, z, _sentence in ranking:
+                if chunk.doc_id not in parent or chunk.doc_id in done:
+                    continue
+                done.add(chunk.doc_id)
+                if chunk.chunk_id in seen:
+                    continue
+                seen.add(chunk.chunk_id)
+                out.append(Retrieved(id=chunk.chunk_id, text=chunk.text, source=chunk.source, score=0.0,
+                                     tool="vector", doc_id=chunk.doc_id, chunk_index=chunk.index,
+                                     metadata={NEIGHBOUR_OF: parent[chunk.doc_id], MATCHED_FOR: text}))
+                if len(done) == len(parent):
+                    break
         return out
 
     def run(self, query: str, top_k: int, *, exclude_language: str | None = None,

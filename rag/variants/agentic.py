@@ -436,6 +436,12 @@ def _graded_ids(hops) -> set[str]:
     return {d.id for h in hops for d in h.docs}
 
 
+def _by_meaning(question: str, runtime: Ctx) -> str:
+    """The question when the answer also reads the chunks of its usable documents that match it best by meaning
+    (Settings.context_in_document), else ""."""
+    return question if runtime.context.settings.context_in_document else ""
+
+
 def generate(state: AgentState, runtime: Ctx) -> dict:
     """Answer from the correct + ambiguous documents of the attempt(s) that met the threshold."""
     question, hops, threshold = state["question"], state.get("hops") or [], runtime.context.settings.threshold
@@ -446,7 +452,8 @@ def generate(state: AgentState, runtime: Ctx) -> dict:
     attempt = int(state.get("attempt") or 0)
     docs, grades, neighbours = with_context_neighbours(docs, grades, runtime.context.tools,
                                                        runtime.context.settings.context_neighbours,
-                                                       graded=_graded_ids(hops), attempt=attempt)
+                                                       graded=_graded_ids(hops), attempt=attempt,
+                                                       question=_by_meaning(question, runtime))
     with StepTimer() as timer:
         answer = runtime.context.engine.generate(question, docs, grades, mode="answer")
     step = make_step(GENERATE, timer, index=index_of(state), attempt=attempt, documents=neighbours.records,
@@ -464,7 +471,8 @@ def partial_answer(state: AgentState, runtime: Ctx) -> dict:
     attempt = int(state.get("attempt") or 0)
     docs, grades, neighbours = with_context_neighbours(docs, grades, runtime.context.tools,
                                                        runtime.context.settings.context_neighbours,
-                                                       graded=_graded_ids(hops), attempt=attempt)
+                                                       graded=_graded_ids(hops), attempt=attempt,
+                                                       question=_by_meaning(question, runtime))
     with StepTimer() as timer:
         answer = runtime.context.engine.generate(question, docs, grades, mode="partial")
     step = make_step(PARTIAL_ANSWER, timer, index=index_of(state), attempt=attempt, documents=neighbours.records,

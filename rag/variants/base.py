@@ -30,7 +30,8 @@ from langgraph.runtime import Runtime
 from rag import deadline
 from rag.config import Settings, redact_text
 from rag.trace import Attempt, DocRecord, Run, Step, StepTimer, now_iso
-from rag.types import Answer, DecisionEngine, Grade, ModelCall, Retrieved, ToolUnavailable, Typed, context_of
+from rag.types import (MATCHED_FOR, Answer, DecisionEngine, Grade, ModelCall, Retrieved, ToolUnavailable, Typed,
+                       context_of)
 
 log = logging.getLogger(__name__)
 
@@ -328,7 +329,7 @@ class Neighbours:
 
 
 def with_context_neighbours(docs: list[Retrieved], grades: list[Grade], tools: dict[str, Any], width: int,
-                            graded: Iterable[str] = (), attempt: int = 0
+                            graded: Iterable[str] = (), attempt: int = 0, question: str = ""
                             ) -> tuple[list[Retrieved], list[Grade], Neighbours]:
     """The usable documents plus the chunks next to each usable vector chunk in its document
     (``VectorTool.neighbours``, ``width`` either side; Settings.context_neighbours), for the answer to read as
@@ -336,9 +337,11 @@ def with_context_neighbours(docs: list[Retrieved], grades: list[Grade], tools: d
     graded correct or ambiguous get neighbours, and a chunk graded in any attempt (``graded``: its id) is never
     added back as one. A neighbour is not graded: the generator gets it as "ambiguous" with the score of the chunk
     it neighbours and a reason that says so (the engine's interface knows only graded documents); the trace records
-    it ungraded (``Neighbours.records``, grade None). Nothing is added when the vector tool is missing or fails;
+    it ungraded (``Neighbours.records``, grade None). With a ``question`` (Settings.context_in_document), also the
+    chunks of the same documents whose sentence matches the question or one of its asked parts best by meaning
+    (``VectorTool.neighbours`` with a query). Nothing is added when the vector tool is missing or fails;
     ``Neighbours.note`` says so."""
-    if width <= 0:
+    if width <= 0 and not question:
         return docs, grades, Neighbours()
     parents = [d for d, g in zip(docs, grades) if g.label in USABLE_GRADES and d.tool == "vector"]
     if not parents:
@@ -347,7 +350,7 @@ def with_context_neighbours(docs: list[Retrieved], grades: list[Grade], tools: d
     if tool is None or not hasattr(tool, "neighbours"):
         return docs, grades, Neighbours(note="no vector tool that can read neighbouring chunks")
     try:
-        extra = tool.neighbours(parents, width, exclude=set(graded))
+        extra = tool.neighbours(parents, width, exclude=set(graded), **({"query": question} if question else {}))
     except ToolUnavailable as exc:
         return docs, grades, Neighbours(note=f"neighbouring chunks not read: {exc}")
     by_id = {d.id: (d, g) for d, g in zip(docs, grades)}
@@ -355,8 +358,14 @@ def with_context_neighbours(docs: list[Retrieved], grades: list[Grade], tools: d
     records: list[DocRecord] = []
     for n in extra:
         parent, grade = by_id[str(context_of(n))]
-        why = (f"not graded: the chunk next to {parent.source} #{parent.chunk_index} (graded {grade.label}) in its "
-               "document, read as its context")
+        matched = (n.metadata or {}).get(MATCHED_FOR)
+        if matched is None:
+            why = (f"not graded: the chunk next to {parent.source} #{parent.chunk_index} (graded {grade.label}) in "
+                   "its document, read as its context")
+        else:
+            what = "the question" if matched == question else f"the asked part {matched!r}"
+            why = (f"not graded: the chunk of {parent.source} (#{parent.chunk_index} graded {grade.label}) whose "
+                   f"sentence matches {what} best by meaning, read as context")
         added.append(Grade(label="ambiguous", score=grade.score, reason=f"{why}; the score is that chunk's"))
         record = DocRecord.from_retrieved(n, attempt)
         record.grade_reason = why
