@@ -279,6 +279,17 @@ class VectorTool:
         self.last_update: dict[str, Any] = {}  # what the latest BM25 catch-up did (for the bench and tests)
         self._chunk_languages: dict[str, str] = {}  # chunk id -> textutil.dominant_language of its text
         self._languages: tuple[int, dict[str, int]] | None = None  # (revision, chunks per language)
+        self._query_vectors: dict[tuple[str, str], Any] = {}  # (embedder, text) -> vector: a question and its parts
+        # are embedded once for the search and again for the chunks read in their documents (``_in_documents``)
+
+    def _embed_query(self, text: str) -> Any:
+        key = (getattr(self.kb.embedder, "name", type(self.kb.embedder).__name__), text)
+        vector = self._query_vectors.get(key)
+        if vector is None:
+            if len(self._query_vectors) > 256:
+                self._query_vectors.clear()
+            vector = self._query_vectors[key] = self.kb.embedder.embed_query(text)
+        return vector
 
     def available(self) -> tuple[bool, str]:
         try:
@@ -449,7 +460,7 @@ class VectorTool:
         every = len(index.chunks)
         out: list[Retrieved] = []
         for text in [query, *_asked_parts(query)]:
-            ranking = self._sentence_channel(self.kb.embedder.embed_query(text), committed, index, every, revision)
+            ranking = self._sentence_channel(self._embed_query(text), committed, index, every, revision)
             done: set[str] = set()
             for chunk, z, _sentence in ranking:
                 if chunk.doc_id not in parent or chunk.doc_id in done:
@@ -482,7 +493,7 @@ class VectorTool:
             if store.count() == 0 or not committed:
                 return []
             n = max(CANDIDATES, top_k * 5)
-            query_vector = self.kb.embedder.embed_query(query)
+            query_vector = self._embed_query(query)
             # a chunk of an uncommitted document (an ingest in progress, or interrupted) is never returned
             index = self._bm25(revision)
             keys = self._telling(query_keys(query))
@@ -490,7 +501,7 @@ class VectorTool:
                 dense = [(c, sim) for c, sim in store.dense_query(query_vector, n) if c.doc_id in committed]
                 sparse = index.search(query, n)
                 sentence = self._sentence_channel(query_vector, committed, index, n, revision)
-                parts = [self._sentence_channel(self.kb.embedder.embed_query(p), committed, index, n, revision)
+                parts = [self._sentence_channel(self._embed_query(p), committed, index, n, revision)
                          for p in (_asked_parts(query) if by_parts else [])]
                 names = (self._names.search_tokens(keys, NAME_CANDIDATES) if keys and self._names is not None
                          else [])
