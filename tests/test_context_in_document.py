@@ -74,18 +74,71 @@ def test_premise_the_two_answers_are_chunks_apart(kb):
 def test_the_chunk_that_answers_a_part_is_found_in_the_same_document(kb, tool):
     first = _as_retrieved(_chunks(kb, "shuttle.md")[0])
     passes = _passes(kb)
-    got = tool.neighbours([first], 0, query=QUESTION)
+    got = tool.in_documents([first], QUESTION)
     assert [d.id for d in got] == [passes.chunk_id]
     [d] = got
     assert d.metadata[NEIGHBOUR_OF] == first.id and d.metadata[MATCHED_FOR] == PART and d.score == 0.0
-    # beside the positional neighbours, never twice, never a chunk already graded, never another document's
-    both = tool.neighbours([first], 1, query=QUESTION)
-    assert [d.chunk_index for d in both] == [1, passes.index]
-    # a chunk already graded is not read again, and no runner-up of its document takes its place
-    assert tool.neighbours([first], 0, query=QUESTION, exclude={passes.chunk_id}) == []
-    assert all(d.source == "shuttle.md" for d in both)
-    # without a query: positional neighbours only, none at width 0
-    assert tool.neighbours([first], 0) == []
+    assert d.source == "shuttle.md" and d.tool == "vector"
+    # a chunk already graded or read is not read again, and no runner-up of its document takes its place
+    assert tool.in_documents([first], QUESTION, exclude={passes.chunk_id}) == []
+    # beside the positional neighbours, never twice
+    docs, _, added = with_context_neighbours([first], [Grade("correct", 0.7, "ok")], {"vector": tool}, 1,
+                                             question=QUESTION)
+    assert [d.chunk_index for d in docs] == [0, 1, passes.index]
+    assert len({d.id for d in docs}) == len(docs)
+    # a blank question, or no vector chunk: nothing
+    assert tool.in_documents([first], "   ") == []
+    fact = Retrieved(id="t1", text="Bluewave -runs-> shuttle", source="graph", score=1.0, tool="graph")
+    assert tool.in_documents([fact], QUESTION) == []
+
+
+def test_the_other_documents_are_not_ranked(kb, tool):
+    museum = _as_retrieved(_chunks(kb, "museum.md")[0])
+    # the museum note's only chunk is already among the documents: nothing else of it, nothing of the handbook
+    assert tool.in_documents([museum], QUESTION) == []
+
+
+def test_a_failing_embedder_keeps_the_positional_neighbours_and_says_what_was_not_read(kb):
+    class DownEmbedder:
+        name = kb.embedder.name
+
+        def embed_query(self, text):
+            raise ConnectionError("embedding server unreachable")
+
+    class KB:  # the same knowledge base, whose embedder fails for a question it has not embedded yet
+        def __getattr__(self, attr):
+            return DownEmbedder() if attr == "embedder" else getattr(kb, attr)
+
+    tool = VectorTool(KB(), kb.settings)
+    first = _as_retrieved(_chunks(kb, "shuttle.md")[0])
+    grade = Grade("correct", 0.7, "ok")
+    docs, grades, added = with_context_neighbours([first], [grade], {"vector": tool}, 1, question="A new question?")
+    assert [d.chunk_index for d in docs] == [0, 1]  # the chunk next to it is still read
+    note = added.inputs()["context_neighbours_note"]
+    assert "matching by meaning not read" in note and "embedding server unreachable" in note
+
+
+def test_a_question_is_embedded_once_per_tool(kb):
+    calls = []
+
+    class CountingEmbedder:
+        name = kb.embedder.name
+
+        def embed_query(self, text):
+            calls.append(text)
+            return kb.embedder.embed_query(text)
+
+    class KB:
+        def __getattr__(self, attr):
+            return CountingEmbedder() if attr == "embedder" else getattr(kb, attr)
+
+    tool = VectorTool(KB(), kb.settings)
+    first = _as_retrieved(_chunks(kb, "shuttle.md")[0])
+    tool.run(QUESTION, 4)
+    searched = list(calls)
+    assert QUESTION in searched and PART in searched
+    assert [d.chunk_index for d in tool.in_documents([first], QUESTION)] == [_passes(kb).index]
+    assert calls == searched  # the question and its parts were not embedded again
 
 
 def test_the_trace_reason_says_what_the_chunk_matched(kb, tool):
@@ -95,7 +148,8 @@ def test_the_trace_reason_says_what_the_chunk_matched(kb, tool):
     passes = _passes(kb)
     assert [d.id for d in docs] == [first.id, passes.chunk_id]
     assert grades[1].label == "ambiguous" and grades[1].score == 0.7
-    assert "by meaning" in grades[1].reason and repr(PART) in grades[1].reason and "not graded" in grades[1].reason
+    assert f"matches the part of the question {PART!r} best by meaning" in grades[1].reason
+    assert "not graded" in grades[1].reason
     assert added.of == {passes.chunk_id: first.id}
     [record] = added.records
     assert record.grade is None and record.metadata[MATCHED_FOR] == PART
@@ -120,6 +174,10 @@ def test_the_answer_states_both_parts(kb, node):
     answer, step = out["answer"], out["steps"][0]
     assert "05:50" in answer.text and "42,000 won" in answer.text, answer.text
     assert step.inputs["context_neighbours"] == {_passes(kb).chunk_id: first.id}
+    if node is generate:  # counted apart in the reason, by how it was found
+        assert "1 chunk(s) of the same documents matching by meaning read as context, not graded" in answer.reason
+    [record] = step.documents
+    assert record.grade is None and record.metadata[MATCHED_FOR] == PART
 
 
 def test_the_setting(monkeypatch, tmp_path):

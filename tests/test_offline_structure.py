@@ -27,3 +27,4 @@ def test_no_module_is_long(path):
 def test_no_module_imports_the_ui(path):
     text = path.read_text(encoding="utf-8")
     assert "import streamlit" not in text and "from streamlit" not in text
+    assert "import rag_ui" not in text and "from rag_ui" not in text

@@ -343,9 +343,11 @@ class VectorTool:
             return index
 
     def _sentence_channel(self, query_vector: Any, committed: dict[str, int], index: _Bm25Index,
-                          n: int, revision: int | None = None) -> list[tuple[Chunk, float, str]]:
+                          n: int, revision: int | None = None, only_docs: set[str] | None = None
+                          ) -> list[tuple[Chunk, float, str]]:
         """(chunk, best language-centred sentence z-score, that sentence) of the ``n`` best chunks (``revision``:
-        the one ``committed`` was read at)."""
+        the one ``committed`` was read at). ``only_docs``: the best chunk of each of these documents only (the
+        centring still reads every sentence)."""
         name = self.kb.embedder.name
         if revision is None:
             revision = self.kb.revision()
@@ -364,13 +366,22 @@ class VectorTool:
         self.last_sentence_stats = stats
         z = stats.centre_codes(sims, matrix.lang_codes)
         best = np.maximum.reduceat(z, matrix.chunk_starts)  # best sentence per chunk (rows grouped by chunk)
+        if only_docs is not None:
+            best = np.where(np.isin(self._matrix_docs(matrix), list(only_docs)), best, -np.inf)
         lookup = self._chunk_lookup(index)
         out: list[tuple[Chunk, float, str]] = []
         order = np.argsort(-best, kind="stable")
-        for k in order[: n * 2]:
+        taken: set[str] = set()
+        for k in order[: n * 2 if only_docs is None else len(order)]:
+            if only_docs is not None:
+                if not np.isfinite(best[k]):
+                    break
+                if self._matrix_docs(matrix)[int(k)] in taken:
+                    continue
             chunk = lookup.get(matrix.chunk_ids[int(k)])
             if chunk is None:
                 continue
+            taken.add(chunk.doc_id)
             a = int(matrix.chunk_starts[k])
             b = int(matrix.chunk_starts[k + 1]) if k + 1 < len(matrix.chunk_starts) else len(z)
             j = a + int(np.argmax(z[a:b]))
@@ -378,6 +389,14 @@ class VectorTool:
             if len(out) >= n:
                 break
         return out
+
+    def _matrix_docs(self, matrix: Any) -> np.ndarray:
+        """The document id of each chunk row of a sentence matrix (chunk ids are "doc id:index"), kept per matrix."""
+        held = getattr(self, "_matrix_docs_pair", None)
+        if held is None or held[0] is not matrix:
+            held = (matrix, np.asarray([cid.rsplit(":", 1)[0] for cid in matrix.chunk_ids], dtype=object))
+            self._matrix_docs_pair = held
+        return held[1]
 
     def _chunk_lookup(self, index: _Bm25Index) -> dict[str, Chunk]:
         """chunk id → chunk of the live rows of the BM25 index (rebuilt when the index moved). The key and the dict
@@ -408,16 +427,15 @@ class VectorTool:
             cache[chunk.chunk_id] = dominant_language(chunk.text)
         return cache[chunk.chunk_id]
 
-    def neighbours(self, docs: Sequence[Retrieved], width: int, exclude: Iterable[str] = (),
-                   query: str = "") -> list[Retrieved]:
+    def neighbours(self, docs: Sequence[Retrieved], width: int, exclude: Iterable[str] = ()) -> list[Retrieved]:
         """The chunks next to each vector chunk of ``docs`` in its document (chunk index ± 1 … ± ``width``, nearest
         first) that are neither among ``docs`` nor in ``exclude`` (chunks already graded): small-to-big context for
         the answer (a fact stated just past a chunk's edge, the rest of a section a chunk begins). Only chunks of
         committed documents; each names the chunk it neighbours (``rag.types.context_of``) and carries no score of
-        its own (0.0). Nothing is read when none of ``docs`` is a vector chunk. With a ``query``, also the chunks of
-        the same documents that match it best by meaning (``_in_documents``)."""
+        its own (0.0). Nothing is read when none of ``docs`` is a vector chunk. The chunks of the same documents
+        that match the question best by meaning: ``in_documents``."""
         chunks = [d for d in docs if d.tool == "vector" and d.doc_id and d.chunk_index is not None]
-        if not chunks or (width <= 0 and not query):
+        if width <= 0 or not chunks:
             return []
         try:
             revision = self.kb.revision()
@@ -441,40 +459,48 @@ class VectorTool:
                     out.append(Retrieved(id=chunk.chunk_id, text=chunk.text, source=chunk.source, score=0.0,
                                          tool="vector", doc_id=chunk.doc_id, chunk_index=chunk.index,
                                          metadata={NEIGHBOUR_OF: doc.id}))
-        if query:
-            out += self._in_documents(query, chunks, committed, seen, revision)
         return out
 
-    def _in_documents(self, query: str, chunks: Sequence[Retrieved], committed: dict[str, int], seen: set[str],
-                      revision: int) -> list[Retrieved]:
-        """In each document of ``chunks``, the chunk whose best sentence ranks first (the sentence channel's
-        language-centred score) for the question and for each part it asks (``_asked_parts``), unless already
-        ``seen``: small-to-big by meaning. A long document answers one part in its third chunk and another in its
-        ninth; the search ranks chunks across the whole knowledge base, where a part's chunk may sit below the
-        top k, while its document has already been judged relevant. Each names the first usable chunk of its
-        document (``NEIGHBOUR_OF``) and what it matched (``MATCHED_FOR``)."""
-        parent = {}
-        for d in chunks:
-            parent.setdefault(d.doc_id, d.id)
-        index = self._bm25(revision)
-        every = len(index.chunks)
-        out: list[Retrieved] = []
-        for text in [query, *_asked_parts(query)]:
-            ranking = self._sentence_channel(self._embed_query(text), committed, index, every, revision)
-            done: set[str] = set()
-            for chunk, z, _sentence in ranking:
-                if chunk.doc_id not in parent or chunk.doc_id in done:
-                    continue
-                done.add(chunk.doc_id)
-                if chunk.chunk_id in seen:
-                    continue
-                seen.add(chunk.chunk_id)
-                out.append(Retrieved(id=chunk.chunk_id, text=chunk.text, source=chunk.source, score=0.0,
-                                     tool="vector", doc_id=chunk.doc_id, chunk_index=chunk.index,
-                                     metadata={NEIGHBOUR_OF: parent[chunk.doc_id], MATCHED_FOR: text}))
-                if len(done) == len(parent):
-                    break
-        return out
+    def in_documents(self, docs: Sequence[Retrieved], query: str, exclude: Iterable[str] = ()) -> list[Retrieved]:
+        """In each document of the vector chunks of ``docs``, the chunk whose best sentence ranks first (the
+        sentence channel's language-centred score) for ``query`` and for each part it asks (``_asked_parts``),
+        unless it is among ``docs`` or in ``exclude`` (chunks already graded or read): small-to-big by meaning. A
+        long document answers one part in its third chunk and another in its ninth; the search ranks chunks across
+        the whole knowledge base, where a part's chunk may sit below the top k, while its document has already been
+        judged relevant. Each names the first of ``docs`` in its document (``NEIGHBOUR_OF``) and what it matched
+        (``MATCHED_FOR``: the query or the part), with no score of its own. Only committed documents are read; only
+        their sentence rows are ranked. [] for a blank query or no vector chunk; a failing store or embedder is an
+        unavailable tool."""
+        chunks = [d for d in docs if d.tool == "vector" and d.doc_id and d.chunk_index is not None]
+        if not chunks or not query.strip():
+            return []
+        try:
+            revision = self.kb.revision()
+            committed = self.kb.committed_chunks(revision)
+            index = self._bm25(revision)
+            parent: dict[str, str] = {}
+            for d in chunks:
+                if d.doc_id in committed:
+                    parent.setdefault(d.doc_id, d.id)
+            if not parent:
+                return []
+            seen = {d.id for d in docs} | set(exclude)
+            out: list[Retrieved] = []
+            for text in [query, *_asked_parts(query)]:
+                ranking = self._sentence_channel(self._embed_query(text), committed, index, len(parent), revision,
+                                                 only_docs=set(parent))
+                for chunk, _z, _sentence in ranking:  # one chunk per document, the best first
+                    if chunk.chunk_id in seen:
+                        continue
+                    seen.add(chunk.chunk_id)
+                    out.append(Retrieved(id=chunk.chunk_id, text=chunk.text, source=chunk.source, score=0.0,
+                                         tool="vector", doc_id=chunk.doc_id, chunk_index=chunk.index,
+                                         metadata={NEIGHBOUR_OF: parent[chunk.doc_id], MATCHED_FOR: text}))
+            return out
+        except RagError as exc:
+            raise ToolUnavailable(str(exc)) from exc
+        except Exception as exc:  # as in run(): a failing store or embedder is an unavailable tool, never a crash
+            raise ToolUnavailable(f"vector store failed: {type(exc).__name__}: {exc}") from exc
 
     def run(self, query: str, top_k: int, *, exclude_language: str | None = None,
             exclude_ids: Any = (), by_parts: bool = True) -> list[Retrieved]:

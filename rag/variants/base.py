@@ -338,9 +338,10 @@ def with_context_neighbours(docs: list[Retrieved], grades: list[Grade], tools: d
     added back as one. A neighbour is not graded: the generator gets it as "ambiguous" with the score of the chunk
     it neighbours and a reason that says so (the engine's interface knows only graded documents); the trace records
     it ungraded (``Neighbours.records``, grade None). With a ``question`` (Settings.context_in_document), also the
-    chunks of the same documents whose sentence matches the question or one of its asked parts best by meaning
-    (``VectorTool.neighbours`` with a query). Nothing is added when the vector tool is missing or fails;
-    ``Neighbours.note`` says so."""
+    chunks of the same documents whose sentence matches the question or a part of it best by meaning
+    (``VectorTool.in_documents``). Nothing is added when the vector tool is missing; when it fails, what it could
+    read stays and ``Neighbours.note`` says what was not read."""
+    question = question.strip()
     if width <= 0 and not question:
         return docs, grades, Neighbours()
     parents = [d for d, g in zip(docs, grades) if g.label in USABLE_GRADES and d.tool == "vector"]
@@ -349,10 +350,17 @@ def with_context_neighbours(docs: list[Retrieved], grades: list[Grade], tools: d
     tool = tools.get("vector")
     if tool is None or not hasattr(tool, "neighbours"):
         return docs, grades, Neighbours(note="no vector tool that can read neighbouring chunks")
+    extra: list[Retrieved] = []
+    notes: list[str] = []
     try:
-        extra = tool.neighbours(parents, width, exclude=set(graded), **({"query": question} if question else {}))
+        extra = tool.neighbours(parents, width, exclude=set(graded)) if width > 0 else []
     except ToolUnavailable as exc:
-        return docs, grades, Neighbours(note=f"neighbouring chunks not read: {exc}")
+        notes.append(f"neighbouring chunks not read: {exc}")
+    if question and hasattr(tool, "in_documents"):
+        try:
+            extra += tool.in_documents(parents, question, exclude=set(graded) | {n.id for n in extra})
+        except ToolUnavailable as exc:
+            notes.append(f"chunks of the same documents matching by meaning not read: {exc}")
     by_id = {d.id: (d, g) for d, g in zip(docs, grades)}
     added: list[Grade] = []
     records: list[DocRecord] = []
@@ -363,14 +371,14 @@ def with_context_neighbours(docs: list[Retrieved], grades: list[Grade], tools: d
             why = (f"not graded: the chunk next to {parent.source} #{parent.chunk_index} (graded {grade.label}) in "
                    "its document, read as its context")
         else:
-            what = "the question" if matched == question else f"the asked part {matched!r}"
+            what = "the question" if matched == question else f"the part of the question {matched!r}"
             why = (f"not graded: the chunk of {parent.source} (#{parent.chunk_index} graded {grade.label}) whose "
                    f"sentence matches {what} best by meaning, read as context")
         added.append(Grade(label="ambiguous", score=grade.score, reason=f"{why}; the score is that chunk's"))
         record = DocRecord.from_retrieved(n, attempt)
         record.grade_reason = why
         records.append(record)
-    return docs + extra, grades + added, Neighbours(records)
+    return docs + extra, grades + added, Neighbours(records, note="; ".join(notes))
 
 
 OTHER_LANGUAGES = "other_languages"  # Hop.scope of a search restricted to documents in other languages

@@ -16,7 +16,7 @@ from rag.engines.offline.text import (_clean_sentence, _cite_label, _contains_ph
                                       _sentences, language_of)
 from rag.engines.offline.vocabulary import ASKED_LABELS, FRAMES, NO_VALUE_FRAMES
 from rag.textutil import dominant_language
-from rag.types import Answer, Citation, Grade, Retrieved, context_of
+from rag.types import MATCHED_FOR, Answer, Citation, Grade, Retrieved, context_of
 
 
 class Answerer:
@@ -115,13 +115,19 @@ class Answerer:
             value_note = ""
         # chunks read as context next to a usable one (rag.variants.base.with_context_neighbours) were not graded:
         # counted apart, and said when every quoted sentence comes from one
+        # (next to it, or found in its document by meaning: MATCHED_FOR)
         context = {p for p, d in enumerate(pool) if context_of(d)}  # all among the "ambiguous" ones
+        by_meaning = {p for p in context if (pool[p].metadata or {}).get(MATCHED_FOR)}
         if context and all(c.pos in context for c in picked):
-            uncertainty = f"{f['neighbour_only']} {uncertainty}"
+            said = "context_only" if any(c.pos in by_meaning for c in picked) else "neighbour_only"
+            uncertainty = f"{f[said]} {uncertainty}"
         text += f"\n{f['uncertainty']}: {uncertainty}"
+        near = len(context) - len(by_meaning)
+        read = ([f"{near} neighbouring chunk(s)"] if near else []) + (
+            [f"{len(by_meaning)} chunk(s) of the same documents matching by meaning"] if by_meaning else [])
         reason = (f"extractive: {len(picked)} sentence(s) from {len(citations)} document(s) "
                   f"({len(correct)} correct, {len(ambiguous) - len(context)} ambiguous in context"
-                  + (f", {len(context)} neighbouring chunk(s) read as context, not graded" if context else "")
+                  + (f", {' and '.join(read)} read as context, not graded" if read else "")
                   + f"); {picked_cov.summary()}; semantic match {semantic:.2f}")
         if picked[0].scoped:
             reason += f"; section '{picked[0].heading}' answers the kind of question asked"
@@ -274,7 +280,7 @@ class Answerer:
         best_first = ([(c.pos, c.text) for c in usable if c.fits == STRONG]
                       + [(c.pos, c.text) for c in usable if c.fits != STRONG] + in_order)
         # a comparison that asks about nothing but the names ("What is the difference between A and B?"): each name
-        # in the sentence that says what it is (selection.compared_order)
+        # in the sentence that says what it is (candidates.compared_order)
         names = names_only(question, terms) if "comparison" in question_intents(question) else []
         compared = len(names) >= 2
         for t in terms:

@@ -1,4 +1,4 @@
-"""What kind of value a question asks for, and which values a sentence states (ko / en / zh, general patterns).
+"""What kind of value a question asks for, and how well a sentence's values fit it (ko / en / zh, general patterns).
 
 ``asked_type("ParcelHub 系统是哪一年上线的？")`` → a year; ``asked_type("How many days before the workshop …")`` → a
 quantity in days; ``asked_type("수작업 검표로 바뀐 승객은 몇 명")`` → a quantity of people. ``stated_values(sentence)``

@@ -131,6 +131,8 @@ FRAMES: dict[str, dict[str, str]] = {
         "partial_note": "시도 한도 안에서 충분한 근거를 찾지 못해, 확인된 부분만 답합니다.",
         "no_docs": "검색된 문서가 없습니다.",
         "neighbour_only": "인용한 문장은 모두 채점된 청크 옆의 청크에서 나왔습니다(문맥으로 읽었고, 그 청크 자체는 채점하지 않았습니다).",
+        "context_only": "인용한 문장은 모두 채점된 문서의 다른 청크(채점된 청크 옆이거나, 질문과 의미가 가장 가까운 청크)에서 "
+                        "나왔습니다(문맥으로 읽었고, 그 청크 자체는 채점하지 않았습니다).",
     },
     "en": {
         "conclusion": "Conclusion", "evidence": "Evidence", "sources": "Sources", "uncertainty": "Uncertainty",
@@ -150,6 +152,9 @@ FRAMES: dict[str, dict[str, str]] = {
         "no_docs": "No documents were retrieved.",
         "neighbour_only": "Every quoted sentence comes from a chunk next to a graded one, read as its context; that "
                           "chunk itself was not graded.",
+        "context_only": "Every quoted sentence comes from another chunk of a graded document (next to a graded "
+                        "chunk, or the one closest to the question in meaning), read as context; that chunk itself was "
+                        "not graded.",
     },
     "zh": {
         "conclusion": "结论", "evidence": "依据", "sources": "来源", "uncertainty": "不确定性",
@@ -165,6 +170,8 @@ FRAMES: dict[str, dict[str, str]] = {
         "partial_note": "在尝试次数内没有找到足够的依据，只回答已确认的部分。",
         "no_docs": "没有检索到文档。",
         "neighbour_only": "所引句子都来自已评分片段旁边的片段（作为上下文读取，该片段本身未评分）。",
+        "context_only": "所引句子都来自已评分文档中的其他片段（已评分片段旁边的片段，或与问题意思最接近的片段），作为上下文读取，"
+                        "该片段本身未评分。",
     },
 }
 
