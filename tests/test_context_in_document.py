@@ -20,6 +20,7 @@ from rag.tools.vector import VectorTool
 from rag.types import MATCHED_FOR, NEIGHBOUR_OF, Grade, Retrieved
 from rag.variants.agentic import AgentContext, generate, partial_answer
 from rag.variants.base import Hop, with_context_neighbours
+from tests.test_context_neighbours import _as_retrieved, _chunks
 
 SHUTTLE = ("# Harbour shuttle handbook\n\n"
            "## Timetable\n\nThe first harbour shuttle leaves the East Gate at 05:50 on weekdays. "
@@ -50,15 +51,6 @@ def kb(tmp_path_factory):
 @pytest.fixture(scope="module")
 def tool(kb):
     return VectorTool(kb, kb.settings)
-
-
-def _chunks(kb, source):
-    return sorted((c for c in kb.vectors.all_chunks() if c.source == source), key=lambda c: c.index)
-
-
-def _as_retrieved(chunk) -> Retrieved:
-    return Retrieved(id=chunk.chunk_id, text=chunk.text, source=chunk.source, score=0.5, tool="vector",
-                     doc_id=chunk.doc_id, chunk_index=chunk.index)
 
 
 def _passes(kb):
