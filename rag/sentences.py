@@ -224,16 +224,16 @@ def chunk_vector(units: Sequence[Unit], vectors: np.ndarray) -> list[float]:
     return (pooled / norm if norm else pooled).astype(float).tolist()
 
 
-def embed_chunks(embedder: Any, chunks: Sequence[Any], before: Sequence[Any] = (), states: Sequence[str] | None = None
+def embed_chunks(embedder: Any, chunks: Sequence[Any], states: Sequence[str] | None = None
                  ) -> tuple[list[list[float]], list[tuple[str, str, str, list[Unit], np.ndarray]]]:
     """(chunk vectors, sentence rows for ``SentenceStore.write``) for ingest: every sentence of ``chunks`` embedded
     in one batched call; a chunk's vector is pooled from its sentences, so no chunk is embedded twice.
 
-    ``chunks``: ``rag.types.Chunk`` objects of one document, in order; ``before``: the chunks of the same document
-    that come before them (only their headings are read), or ``states``: the ``start_states`` of ``chunks``, worked
-    out once over the whole document by the caller. A chunk with no sentence unit is embedded whole."""
+    ``chunks``: ``rag.types.Chunk`` objects of one document, in order — the whole document, or a batch of it with
+    ``states``: their ``start_states``, worked out once over the whole document by the caller. A chunk with no
+    sentence unit is embedded whole."""
     if states is None:
-        states = start_states([c.text for c in [*before, *chunks]])[len(before):]  # where each chunk starts
+        states = start_states([c.text for c in chunks])  # where each chunk starts
     per_chunk: list[list[Unit]] = []
     for chunk, heading in zip(chunks, states):
         units = split_units(chunk.text, heading)[0]

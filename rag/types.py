@@ -68,7 +68,7 @@ class Relation:
 
 NEIGHBOUR_OF = "neighbour_of"  # metadata key of a chunk read as context next to a usable one (small-to-big)
 # metadata key of such a chunk found in the usable chunk's document by meaning, not by position: the question or the
-# asked part its sentence matched best (``VectorTool.neighbours`` with a query)
+# part of it its sentence matched best (``VectorTool.in_documents``)
 MATCHED_FOR = "matched_for"
 
 

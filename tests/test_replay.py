@@ -170,6 +170,23 @@ def test_fork_of_threshold_and_query(recorded, kb):
     assert retrieved.documents[0].source == "cafeteria.md" != parent.steps[1].documents[0].source
 
 
+def test_a_fork_keeps_the_parents_context_setting(recorded, kb):
+    """A fork reads by-meaning context (Settings.context_in_document) as its parent did; a parent recorded before
+    the setting existed read none, so its fork reads none either, whatever the caller's settings say."""
+    import dataclasses
+
+    store, parent = recorded
+    assert parent.settings["context_in_document"] == 1
+    evaluate = next(s for s in parent.steps if s.node == "evaluate_context")
+    engine = get_engine(kb.settings)
+    same = fork_run(store, parent, evaluate.index, "threshold=0.5", kb=kb, engine=engine, settings=kb.settings)
+    assert same.settings["context_in_document"] == 1
+    older = dataclasses.replace(parent, settings={k: v for k, v in parent.settings.items()
+                                                  if k != "context_in_document"})
+    fork = fork_run(store, older, evaluate.index, "threshold=0.5", kb=kb, engine=engine, settings=kb.settings)
+    assert kb.settings.context_in_document == 1 and fork.settings["context_in_document"] == 0
+
+
 def test_a_fork_runs_under_its_own_variants_step_limit():
     """Before: every fork used agentic's recursion_limit (4N+10 for tool_agent instead of its own 4N+1)."""
     from rag.config import Settings

@@ -280,7 +280,7 @@ class VectorTool:
         self._chunk_languages: dict[str, str] = {}  # chunk id -> textutil.dominant_language of its text
         self._languages: tuple[int, dict[str, int]] | None = None  # (revision, chunks per language)
         self._query_vectors: dict[tuple[str, str], Any] = {}  # (embedder, text) -> vector: a question and its parts
-        # are embedded once for the search and again for the chunks read in their documents (``_in_documents``)
+        # are embedded once, for the search (``run``) and for the chunks read in their documents (``in_documents``)
 
     def _embed_query(self, text: str) -> Any:
         key = (getattr(self.kb.embedder, "name", type(self.kb.embedder).__name__), text)
@@ -366,22 +366,24 @@ class VectorTool:
         self.last_sentence_stats = stats
         z = stats.centre_codes(sims, matrix.lang_codes)
         best = np.maximum.reduceat(z, matrix.chunk_starts)  # best sentence per chunk (rows grouped by chunk)
-        if only_docs is not None:
-            best = np.where(np.isin(self._matrix_docs(matrix), list(only_docs)), best, -np.inf)
+        docs_of = None if only_docs is None else self._matrix_docs(matrix)
+        if docs_of is not None:
+            best = np.where(np.isin(docs_of, list(only_docs)), best, -np.inf)
         lookup = self._chunk_lookup(index)
         out: list[tuple[Chunk, float, str]] = []
         order = np.argsort(-best, kind="stable")
-        taken: set[str] = set()
-        for k in order[: n * 2 if only_docs is None else len(order)]:
-            if only_docs is not None:
+        taken: set[str] = set()  # only_docs: the documents that have their chunk
+        for k in (order[: n * 2] if docs_of is None else order):
+            if docs_of is not None:
                 if not np.isfinite(best[k]):
-                    break
-                if self._matrix_docs(matrix)[int(k)] in taken:
+                    break  # the rest are other documents' chunks
+                if docs_of[int(k)] in taken:
                     continue
             chunk = lookup.get(matrix.chunk_ids[int(k)])
             if chunk is None:
                 continue
-            taken.add(chunk.doc_id)
+            if docs_of is not None:
+                taken.add(chunk.doc_id)
             a = int(matrix.chunk_starts[k])
             b = int(matrix.chunk_starts[k + 1]) if k + 1 < len(matrix.chunk_starts) else len(z)
             j = a + int(np.argmax(z[a:b]))
