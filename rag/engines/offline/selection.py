@@ -37,6 +37,11 @@ class EvidenceSelector:
         difference between Atlas and Nuri?"), a sentence that says what the name is comes first (``defines``)."""
         names = [t for t in terms if _name_like(t, question)]
         only_names = bool(names_only(question, terms))
+        # a comparison of values ("How many taps does Mangwon have compared with Danyang?"): for each name, a
+        # sentence that states a value of the asked kind comes first (the fact compared, not a sentence that only
+        # names the place)
+        asked = asked_type(question)
+        value = bool(asked.kinds) and not asked.kinds & {"person", "place"}
         chosen: list[Candidate] = []
         for name in names[: self.rules.max_evidence]:
             about = [c for c in ranked if name in c.cov.covered and c not in chosen]
@@ -45,8 +50,9 @@ class EvidenceSelector:
             if only_names:
                 chosen.append(compared_order(name, names, about)[0])
             else:
-                alone = [c for c in about if not any(o in c.cov.covered for o in names if o != name)]
-                chosen.append((alone or about)[0])
+                alone = [c for c in about if not any(o in c.cov.covered for o in names if o != name)] or about
+                stating = [c for c in alone if c.fits == STRONG] if value else []
+                chosen.append((stating or alone)[0])
         return chosen
 
     def _rank_sentences(self, question: str, terms: Sequence[str], docs: Sequence[Retrieved],
@@ -290,8 +296,6 @@ class EvidenceSelector:
         event's "원인" section: "the cold showers in Daegu in March" is not the overbooking at Bomun."""
         marks = [t for t in terms if _is_number(t) or _name_like(t, question)]
         scoped = {c.pos for c in ranked if c.scoped}
-        if not marks or not scoped or scoped == {top}:
-            return top
 
         def named(pos: int) -> int:
             # the document as far as the context holds it: every chunk of the same document (the title may be in
@@ -302,6 +306,23 @@ class EvidenceSelector:
             cov = coverage_of(marks, "\n".join([*(docs[k].text for k in same), *headings]))
             return sum(1 for t in marks if cov.credit.get(t, 0.0) > 0)
 
+        if scoped and top not in scoped:
+            # the best sentence's document has no section of the asked kind (a team directory's "The delivery vans
+            # are his" for "진짜 원인은 뭐였어요?"): a document that has one answers when its best sentence ranks
+            # close to the best (rules.SECOND_SOURCE_SHARE, as a second source must) and it names as many of the
+            # question's names and numbers as the best sentence's document; the one naming most, then the better
+            # ranked
+            best_rank: dict[int, float] = {}
+            for c in ranked:  # best first: a document's first sentence here is its best
+                best_rank.setdefault(c.pos, c.rank)
+            near = [pos for pos in sorted(scoped) if best_rank[pos] >= SECOND_SOURCE_SHARE * best_rank[top]]
+            if not near:
+                return top
+            count = {pos: named(pos) for pos in [*near, top]} if marks else {pos: 0 for pos in [*near, top]}
+            best = max(near, key=lambda pos: (count[pos], best_rank[pos]))
+            return best if count[best] >= count[top] else top
+        if not marks or not scoped or scoped == {top}:
+            return top
         count = {pos: named(pos) for pos in scoped | {top}}
         best = max(sorted(scoped), key=count.__getitem__)
         return best if count[best] > count[top] else top
