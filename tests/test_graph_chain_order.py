@@ -96,3 +96,29 @@ def test_a_question_asking_one_relation_follows_it_as_far_as_it_goes():
     docs = [_fact(0, "Coldmap", "uses", "Routewise"), _fact(1, "Routewise", "uses", "Bakeplan")]
     filled, chain, path = graph_path("Which database does the service that Coldmap uses use?", docs, [1.0, 1.0])
     assert chain == 1.0 and sorted(path) == [0, 1], (filled, path)
+
+
+# Twenty-second session: the order read from where the cues sit can be wrong. "Coldmap pulls its van positions from one
+# of our other systems. Which one is that, and who leads the team that built it?" names "leads" before "built" (both
+# after the entity), but the chain is uses → developed_by → leads; the other orders of the asked relations are tried
+# when the implied one does not reach through all of them.
+OUT_OF_ORDER = ("Coldmap pulls its van positions from one of our other systems. Which one is that, and who leads the "
+                "team that built it?")
+
+
+def test_the_implied_order_can_put_the_lead_before_the_builder():
+    assert predicate_order(OUT_OF_ORDER, ["Coldmap"]) == ["uses", "leads", "developed_by"]
+
+
+def test_an_order_the_facts_do_not_follow_is_rearranged(kb):
+    facts = [d.metadata["triple"] for d in GraphTool(kb, kb.settings).run(OUT_OF_ORDER, 4)]
+    assert facts[:3] == [["Coldmap", "uses", "Routewise"], ["Routewise", "developed_by", "Logistics Team"],
+                         ["Dario Park", "leads", "Logistics Team"]], facts
+
+
+def test_the_agent_follows_the_rearranged_chain(kb):
+    run = run_question(OUT_OF_ORDER, kb, OfflineEngine(kb.settings, clock=lambda: date(2026, 12, 1)), kb.settings)
+    assert run.error is None, run.error
+    first = run.answer.splitlines()[0]
+    assert "Dario Park" in first and "Routewise" in first, run.answer
+    assert "Mira Hong" not in first, run.answer

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import permutations
 from typing import Any
 
 from rag.config import Settings
@@ -163,6 +164,25 @@ def chain_facts(ranked: list[tuple[float, int, Relation, float]], start: set[str
         best = step
         found = max(step.values(), key=lambda c: c[0])[1]  # longer than any chain before it
     return found if len(found) >= 2 else []
+
+
+def ordered_chain(ranked: list[tuple[float, int, Relation, float]], start: set[str],
+                  order: list[str]) -> list[tuple[float, int, Relation, float]]:
+    """``chain_facts`` in the order the question implies; when the facts do not follow that order through every
+    asked relation, the other orders of the same relations are tried and the longest chain wins (the implied order
+    first among equals). The order is read from where each cue sits beside the named entity, which a question can
+    break: "Pourboard gets its keg levels from one of our other systems. Which one is that, and who leads the team
+    that built it?" names "leads" before "built", but a person leads the team that built the system, not the system."""
+    chain = chain_facts(ranked, start, order)
+    if len(chain) >= len(order):
+        return chain
+    for other in permutations(order):
+        found = chain_facts(ranked, start, list(other))
+        if len(found) > len(chain):
+            chain = found
+            if len(chain) >= len(order):
+                break
+    return chain
 
 
 # language: a name spelled out in capitalised words ("Reciprocal Rank Fusion", "Quality Control Team") and an acronym
@@ -493,7 +513,7 @@ class GraphTool:
         # a chain question: the facts that follow its relations in the order it implies come first
         anchor = ""
         if named:
-            chain = chain_facts(ranked, named, predicate_order(query, written))[:top_k]
+            chain = ordered_chain(ranked, named, predicate_order(query, written))[:top_k]
         else:
             # the described entity: the first of the names in the best-matching sentences that a whole chain starts
             # from; its chain comes first, and nothing else changes. The description may hold a cue of its own
