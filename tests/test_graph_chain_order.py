@@ -14,7 +14,7 @@ import pytest
 from rag.engines.offline import OfflineEngine
 from rag.engines.offline.relations import graph_path
 from rag.extract.mentions_en import mid_sentence_names
-from rag.tools.graph import GraphTool, predicate_order
+from rag.tools.graph import GraphTool, chain_facts, ordered_chain, predicate_order
 from rag.types import Retrieved
 from rag.variants import run_question
 
@@ -69,6 +69,7 @@ BOTH_ORDERS = pytest.mark.parametrize("question", [QUESTION, OUT_OF_ORDER], ids=
 
 
 def test_the_implied_order_can_put_the_lead_before_the_builder():
+    # today's reading of the cues (the one ordered_chain corrects from the facts), not the order of the chain
     assert predicate_order(OUT_OF_ORDER, ["Coldmap"]) == ["uses", "leads", "developed_by"]
 
 
@@ -112,3 +113,24 @@ def test_a_question_asking_one_relation_follows_it_as_far_as_it_goes():
     filled, chain, path = graph_path("Which database does the service that Coldmap uses use?", docs, [1.0, 1.0])
     assert chain == 1.0 and sorted(path) == [0, 1], (filled, path)
 
+
+def _ranked(*triples):
+    from rag.types import Relation
+
+    return [(1.0, 1, Relation(s, p, o, f"{s} {p} {o}.", "d", "d:0"), 1.0) for s, p, o in triples]
+
+
+def test_another_order_is_taken_only_when_it_goes_through_every_asked_relation():
+    # Routewise's builder missing: the implied order stops after "uses"; the order that starts with Coldmap's own
+    # builder would chain two facts (Coldmap —developed_by→ Food Safety Team ←leads— Mira Hong) but skips the system
+    # Coldmap uses, so it is not taken
+    ranked = _ranked(("Coldmap", "uses", "Routewise"), ("Coldmap", "developed_by", "Food Safety Team"),
+                     ("Mira Hong", "leads", "Food Safety Team"))
+    order = predicate_order(OUT_OF_ORDER, ["Coldmap"])
+    assert ordered_chain(ranked, {"coldmap"}, order) == chain_facts(ranked, {"coldmap"}, order) == []
+    # with the builder present, the order that goes through all three relations is taken
+    ranked += _ranked(("Routewise", "developed_by", "Logistics Team"), ("Dario Park", "leads", "Logistics Team"))
+    chain = [e[2] for e in ordered_chain(ranked, {"coldmap"}, order)]
+    assert [(r.source, r.predicate, r.target) for r in chain] == [
+        ("Coldmap", "uses", "Routewise"), ("Routewise", "developed_by", "Logistics Team"),
+        ("Dario Park", "leads", "Logistics Team")], chain

@@ -98,3 +98,33 @@ def test_a_comparison_of_values_quotes_each_sides_value(engine, monkeypatch):
     quoted = _select(engine, monkeypatch, question, docs, ranked)
     assert any("탭 24개" in q for q in quoted) and any("탭 16개" in q for q in quoted), quoted
     assert not any(q.startswith("She spends") for q in quoted), quoted
+
+
+FAQ = "# Guest FAQ\n\nHot water runs from 06:00 to 23:00 in every room.\n"
+DAEGU = ("# Daegu guesthouse, March 2025: cold showers\n\n## Root cause\n\nThe boiler's new controller switched to "
+         "summer mode after a firmware update.\n")
+
+
+def test_the_document_naming_the_event_still_wins_when_it_ranks_far_below(engine, monkeypatch):
+    # the rule before this session: a section that names more of the question (Daegu, March, 2025) answers, however
+    # low its best sentence ranks
+    question = "Why were the showers cold at the Daegu guesthouse in March 2025?"
+    docs = [_doc(0, "faq.md", FAQ), _doc(1, "daegu.md", DAEGU)]
+    ranked = [(1.0, 0, 1, "Hot water runs from 06:00 to 23:00 in every room.", {}),
+              (0.5, 1, 2, "The boiler's new controller switched to summer mode after a firmware update.",
+               {"heading": "Root cause", "scoped": True})]
+    quoted = _select(engine, monkeypatch, question, docs, ranked)
+    assert quoted[0].startswith("The boiler's new controller"), quoted
+
+
+def test_a_procedure_question_keeps_the_best_sentences_document(engine, monkeypatch):
+    # procedure cues are broad ("steps", "fix"): another document's "## Procedure" section within 0.6 of the best
+    # does not take over when it names nothing more of the question
+    faq = "# Badge FAQ\n\nTo reset your badge code, hold the badge to the reader for ten seconds.\n"
+    drill = "# Fire drill\n\n## Procedure\n\nLeave by the nearest stairs and gather at the car park.\n"
+    docs = [_doc(0, "badge.md", faq), _doc(1, "drill.md", drill)]
+    ranked = [(1.0, 0, 1, "To reset your badge code, hold the badge to the reader for ten seconds.", {}),
+              (0.62, 1, 2, "Leave by the nearest stairs and gather at the car park.",
+               {"heading": "Procedure", "scoped": True})]
+    quoted = _select(engine, monkeypatch, "What are the steps to reset my badge code?", docs, ranked)
+    assert quoted[0].startswith("To reset your badge code"), quoted  # (a second source may follow it, as before)

@@ -133,18 +133,19 @@ def predicate_order(question: str, entities: list[str], described: bool = False)
     return sorted(where, key=lambda p: where[p])[:MAX_HOPS] if len(where) >= 2 else []
 
 
-def chain_facts(ranked: list[tuple[float, int, Relation, float]], start: set[str],
-                order: list[str]) -> list[tuple[float, int, Relation, float]]:
-    """The longest chain of facts from a question entity whose relations follow ``order`` (each fact starts where
-    the one before ended); ties: the better-scored chain. [] without an order or when no chain has two facts.
+def scored_chain(ranked: list[tuple[float, int, Relation, float]], start: set[str],
+                 order: list[str]) -> tuple[float, list[tuple[float, int, Relation, float]]]:
+    """(total score, chain): the longest chain of facts from a question entity whose relations follow ``order``
+    (each fact starts where the one before ended); ties: the better-scored chain. (0.0, []) without an order or when
+    no chain has two facts.
     One pass per relation of ``order`` over the facts of that relation (best chain per entity), so the cost is
     linear in the facts, whatever the order's length."""
     if not order:
-        return []
+        return 0.0, []
     # best[entity] = (total score, chain) of the best chain ending at that entity after the relations so far; every
     # chain of one step has the same length, so the total decides among them
     best: dict[str, tuple[float, list]] = {e: (0.0, []) for e in start}
-    found: list = []
+    found: tuple[float, list] = (0.0, [])
     for pred in order:
         step: dict[str, tuple[float, list]] = {}
         for entry in ranked:
@@ -162,27 +163,31 @@ def chain_facts(ranked: list[tuple[float, int, Relation, float]], start: set[str
         if not step:
             break
         best = step
-        found = max(step.values(), key=lambda c: c[0])[1]  # longer than any chain before it
-    return found if len(found) >= 2 else []
+        found = max(step.values(), key=lambda c: c[0])  # longer than any chain before it
+    return found if len(found[1]) >= 2 else (0.0, [])
+
+
+def chain_facts(ranked: list[tuple[float, int, Relation, float]], start: set[str],
+                order: list[str]) -> list[tuple[float, int, Relation, float]]:
+    """The chain of ``scored_chain`` without its score."""
+    return scored_chain(ranked, start, order)[1]
 
 
 def ordered_chain(ranked: list[tuple[float, int, Relation, float]], start: set[str],
                   order: list[str]) -> list[tuple[float, int, Relation, float]]:
     """``chain_facts`` in the order the question implies; when the facts do not follow that order through every
-    asked relation, the other orders of the same relations are tried and the longest chain wins (the implied order
-    first among equals). The order is read from where each cue sits beside the named entity, which a question can
-    break: "Pourboard gets its keg levels from one of our other systems. Which one is that, and who leads the team
-    that built it?" names "leads" before "built", but a person leads the team that built the system, not the system."""
+    asked relation, another order of the same relations whose chain goes through all of them (the best-scored one:
+    a fact walked against the way its relation is asked counts less). The order is read from where each cue sits
+    beside the named entity, which a question can break: "Pourboard gets its keg levels from one of our other
+    systems. Which one is that, and who leads the team that built it?" names "leads" before "built", but a person
+    leads the team that built the system, not the system. A shorter chain of another order is never taken: it
+    may skip the relation the question starts from ("Coldmap —developed_by→ …" for the system Coldmap uses)."""
     chain = chain_facts(ranked, start, order)
     if len(chain) >= len(order):
         return chain
-    for other in permutations(order):
-        found = chain_facts(ranked, start, list(other))
-        if len(found) > len(chain):
-            chain = found
-            if len(chain) >= len(order):
-                break
-    return chain
+    full = [found for other in permutations(order) if list(other) != list(order)
+            for found in [scored_chain(ranked, start, list(other))] if len(found[1]) >= len(order)]
+    return max(full, key=lambda found: found[0])[1] if full else chain
 
 
 # language: a name spelled out in capitalised words ("Reciprocal Rank Fusion", "Quality Control Team") and an acronym

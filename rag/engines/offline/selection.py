@@ -40,7 +40,7 @@ class EvidenceSelector:
         # a comparison of values ("How many taps does Mangwon have compared with Danyang?"): for each name, a
         # sentence that states a value of the asked kind comes first (the fact compared, not a sentence that only
         # names the place)
-        asked = asked_type(question)
+        asked = _leading_asked(question)  # the kind Candidate.fits was judged against (_rank_sentences)
         value = bool(asked.kinds) and not asked.kinds & {"person", "place"}
         chosen: list[Candidate] = []
         for name in names[: self.rules.max_evidence]:
@@ -289,43 +289,49 @@ class EvidenceSelector:
     @staticmethod
     def _event_document(question: str, terms: Sequence[str], docs: Sequence[Retrieved], ranked: list[Candidate],
                         top: int) -> int:
-        """The document whose section of the asked kind answers a cause / procedure question: the best sentence's
-        document, unless another document with such a section names more of what the question names — its names and
-        numbers ("Daegu", "March", "2025") — in the chunks of it the context holds (the title may be in another chunk
-        than the section) or in the headings above its sentences. The best-matching sentence can sit in another
-        event's "원인" section: "the cold showers in Daegu in March" is not the overbooking at Bomun."""
+        """The document whose section of the asked kind answers a cause / procedure / comparison question: the best
+        sentence's document, unless another document with such a section names more of what the question names —
+        its names and numbers ("Daegu", "March", "2025") — in the chunks of it the context holds (the title may be
+        in another chunk than the section) or in the headings above its sentences. The best-matching sentence can
+        sit in another event's "원인" section: "the cold showers in Daegu in March" is not the overbooking at Bomun.
+
+        A cause question whose best sentence's document has no such section at all (a team directory's "The
+        delivery vans are his" for "진짜 원인은 뭐였어요?") is answered from the section of a document that has one,
+        when that document's best sentence ranks close to the best (``SECOND_SOURCE_SHARE`` of it, and at least
+        ``SENTENCE_MIN_RANK``, as a second source must) and it names as many of the question's names and numbers as
+        the best sentence's document: the one naming most, then the better ranked. Procedure and comparison cues
+        are broader ("fix", "steps", "각각"), so for them the best sentence's document stands unless named more."""
         marks = [t for t in terms if _is_number(t) or _name_like(t, question)]
         scoped = {c.pos for c in ranked if c.scoped}
+        memo: dict[int, int] = {}
 
         def named(pos: int) -> int:
             # the document as far as the context holds it: every chunk of the same document (the title may be in
             # another chunk than the section) and the headings above the sentences
-            doc_id = docs[pos].doc_id or docs[pos].id
-            same = [k for k, d in enumerate(docs) if (d.doc_id or d.id) == doc_id]
-            headings = {c.heading for c in ranked if c.pos in same and c.heading}
-            cov = coverage_of(marks, "\n".join([*(docs[k].text for k in same), *headings]))
-            return sum(1 for t in marks if cov.credit.get(t, 0.0) > 0)
+            if pos not in memo:
+                doc_id = docs[pos].doc_id or docs[pos].id
+                same = [k for k, d in enumerate(docs) if (d.doc_id or d.id) == doc_id]
+                headings = {c.heading for c in ranked if c.pos in same and c.heading}
+                cov = coverage_of(marks, "\n".join([*(docs[k].text for k in same), *headings]))
+                memo[pos] = sum(1 for t in marks if cov.credit.get(t, 0.0) > 0)
+            return memo[pos]
 
-        if scoped and top not in scoped:
-            # the best sentence's document has no section of the asked kind (a team directory's "The delivery vans
-            # are his" for "진짜 원인은 뭐였어요?"): a document that has one answers when its best sentence ranks
-            # close to the best (rules.SECOND_SOURCE_SHARE, as a second source must) and it names as many of the
-            # question's names and numbers as the best sentence's document; the one naming most, then the better
-            # ranked
+        if scoped and top not in scoped and "cause" in question_intents(question):
             best_rank: dict[int, float] = {}
             for c in ranked:  # best first: a document's first sentence here is its best
                 best_rank.setdefault(c.pos, c.rank)
-            near = [pos for pos in sorted(scoped) if best_rank[pos] >= SECOND_SOURCE_SHARE * best_rank[top]]
-            if not near:
-                return top
-            count = {pos: named(pos) for pos in [*near, top]} if marks else {pos: 0 for pos in [*near, top]}
-            best = max(near, key=lambda pos: (count[pos], best_rank[pos]))
-            return best if count[best] >= count[top] else top
+            floor = max(SENTENCE_MIN_RANK, SECOND_SOURCE_SHARE * best_rank.get(top, 0.0))
+            near = [pos for pos in sorted(scoped) if best_rank[pos] >= floor]
+            if near:
+                count = {pos: named(pos) if marks else 0 for pos in [*near, top]}
+                best = max(near, key=lambda pos: (count[pos], best_rank[pos]))
+                if count[best] >= count[top]:
+                    return best
+        # else (and for procedure and comparison questions) the rule before: a section that names more
         if not marks or not scoped or scoped == {top}:
             return top
-        count = {pos: named(pos) for pos in scoped | {top}}
-        best = max(sorted(scoped), key=count.__getitem__)
-        return best if count[best] > count[top] else top
+        best = max(sorted(scoped), key=named)
+        return best if named(best) > named(top) else top
 
     def _with_asked_type(self, asked: AskedType, ranked: list[Candidate], chosen: list[Candidate]) -> list[Candidate]:
         """When the question asks for a kind of value (a year, days, people, money …) or a cause and no quoted
