@@ -107,7 +107,7 @@ class Answerer:
         asked = asked_type(question)
         # say so: the sentences are on topic, the value is not (not for a person or a place: their patterns — a
         # name with a title, a floor, a desk — miss plain names, so "no sentence states it" could be false)
-        if asked.kinds and not asked.kinds & {"person", "place"} and max(c.fits for c in picked) < WEAK:
+        if asked.value and max(c.fits for c in picked) < WEAK:
             label = ASKED_LABELS[lang].get(asked.label.split(" (")[0], asked.label)
             uncertainty = NO_VALUE_FRAMES[lang].format(label=label) + " " + uncertainty
             value_note = f"; no quoted sentence states the asked {asked.label}"

@@ -29,6 +29,9 @@ STRONG, WEAK, OTHER, NONE = 3, 2, 1, 0
 
 
 # ---- what the question asks ------------------------------------------------------------------------------------------
+_NAMED_KINDS = frozenset({"person", "place"})  # kinds a name answers
+
+
 @dataclass(frozen=True)
 class AskedType:
     kinds: frozenset[str]  # value kinds that answer it
@@ -40,6 +43,12 @@ class AskedType:
 
     def __bool__(self) -> bool:
         return bool(self.kinds) or self.cause
+
+    @property
+    def value(self) -> bool:
+        """Asks for a value (a number, a date, an amount …), not a person or a place, whose patterns (a title, a
+        floor, a desk) miss plain names: only a value is checked for in the sentences."""
+        return bool(self.kinds) and not self.kinds & _NAMED_KINDS
 
 
 NO_TYPE = AskedType(frozenset())
@@ -301,8 +310,6 @@ _NAME_NUMBER = re.compile(r"\d+\s*(?:호|号|番)(?![가-힣])")
 # asks for an amount, as "how much" would (language, not tuned)
 _WHAT_IS_THE = re.compile(r"\bwhat(?: is|'s| are| was| were) the\b|(?:은|는|이|가)\s*(?:무엇|뭐)|是什么|为何")
 
-
-_NAMED_KINDS = frozenset({"person", "place"})
 
 
 def asked_for_grading(question: str) -> AskedType:

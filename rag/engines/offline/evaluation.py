@@ -130,7 +130,7 @@ class ContextEvaluator:
         # each asked part of a question that asks several things needs its own value ("몇 시부터고, 하루에 얼마예요?")
         for part in ([question] if len(parts) < 2 else parts):
             asked = asked_type(part)
-            if not asked.kinds or asked.kinds & {"person", "place"}:
+            if not asked.value:
                 continue
             if not _states(asked, supporting, language_of(question)):
                 what = f"the asked {asked.label}" + (f" of '{part}'" if part != question else "")

@@ -40,8 +40,7 @@ class EvidenceSelector:
         # a comparison of values ("How many taps does Mangwon have compared with Danyang?"): for each name, a
         # sentence that states a value of the asked kind comes first (the fact compared, not a sentence that only
         # names the place)
-        asked = _leading_asked(question)  # the kind Candidate.fits was judged against (_rank_sentences)
-        value = bool(asked.kinds) and not asked.kinds & {"person", "place"}
+        value = _leading_asked(question).value  # the kind Candidate.fits was judged against (_rank_sentences)
         chosen: list[Candidate] = []
         for name in names[: self.rules.max_evidence]:
             about = [c for c in ranked if name in c.cov.covered and c not in chosen]
@@ -210,7 +209,7 @@ class EvidenceSelector:
             if any((c.pos, c.index) == (best.pos, best.index) for c in chosen):
                 continue
             asked = asked_type(part)
-            value = bool(asked.kinds) and not asked.kinds & {"person", "place"}
+            value = asked.value
             if not (best.cov.covered or best.semantic >= SECTION_BONUS_MIN_SEMANTIC) or (value and best.fits < WEAK):
                 # nothing speaks to this part by its own words ("晚上几点关门" names no store): the sentence the whole
                 # question ranks best among those stating the value this part asks for ("营业时间：每天 08:00 至
@@ -308,6 +307,8 @@ class EvidenceSelector:
         def named(pos: int) -> int:
             # the document as far as the context holds it: every chunk of the same document (the title may be in
             # another chunk than the section) and the headings above the sentences
+            if not marks:
+                return 0
             if pos not in memo:
                 doc_id = docs[pos].doc_id or docs[pos].id
                 same = [k for k, d in enumerate(docs) if (d.doc_id or d.id) == doc_id]
@@ -323,7 +324,7 @@ class EvidenceSelector:
             floor = max(SENTENCE_MIN_RANK, SECOND_SOURCE_SHARE * best_rank.get(top, 0.0))
             near = [pos for pos in sorted(scoped) if best_rank[pos] >= floor]
             if near:
-                count = {pos: named(pos) if marks else 0 for pos in [*near, top]}
+                count = {pos: named(pos) for pos in [*near, top]}
                 best = max(near, key=lambda pos: (count[pos], best_rank[pos]))
                 if count[best] >= count[top]:
                     return best
