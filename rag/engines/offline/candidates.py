@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from collections import Counter
 from typing import Sequence
 
-from rag.engines.offline.answertype import NONE, AskedType, asked_type, stated_values
+from rag.engines.offline.answertype import NONE, STRONG, AskedType, asked_type, stated_values
 from rag.engines.offline.coverage import Coverage, _name_like
 from rag.engines.offline.layout import _is_table_row, is_table_header
 from rag.engines.offline.parts import asked_parts
+from rag.engines.offline.rules import PROCEDURE_LIST_SHARE, PROCEDURE_MAX_STEPS, TITLE_PENALTY
 
 
 @dataclass
@@ -105,3 +107,47 @@ def why_quoted(question: str, picked: Sequence[Candidate]) -> str:
     asked = _leading_asked(question)
     head = f"asks for: {asked.label}" if asked else "asks for: no particular kind of value"
     return head + "; quoted: " + "; ".join(f"{n}) {c.why}" for n, c in enumerate(picked, 1))
+
+
+def value_after(best: Candidate, ranked: list[Candidate]) -> Candidate | None:
+    """The sentence one or two on from ``best`` in the same section that states a value of the asked kind (``fits``
+    STRONG): a step that names what to do, then the sentence that says how long or how much."""
+    at = {(c.pos, c.index): c for c in ranked}
+    for k in (1, 2):
+        nxt = at.get((best.pos, best.index + k))
+        if nxt is not None and nxt.heading == best.heading and nxt.fits == STRONG:
+            return nxt
+    return None
+
+
+def procedure_steps(ranked: list[Candidate]) -> list[Candidate]:
+    """A procedure question: the list (2+ items under one heading of one document) whose best item ranks
+    highest, quoted whole in document order — the steps, not the one step that matches best."""
+    groups: dict[tuple[int, str, int], list[Candidate]] = {}
+    for c in ranked:
+        if c.listed:
+            groups.setdefault((c.pos, c.heading, c.listed), []).append(c)
+    lists = [g for g in groups.values() if len(g) >= 2]
+    if not lists:
+        return []
+    at = {(c.pos, c.index): c for c in ranked}
+    sizes = Counter((c.pos, c.listed) for c in ranked if c.listed)
+
+    def score(g: list[Candidate]) -> float:
+        """The list's best item, or the line that leads into it ("장비 대여 신청 절차", "Steps:"), whichever
+        ranks higher: a plain-text document's section title is the line just above its list."""
+        start = min(c.index for c in g)
+        leads = [at[(g[0].pos, k)] for k in (start - 2, start - 1) if (g[0].pos, k) in at]
+        # not an item of another list ("4. 장비 대여 신청 절차", a one-item "list", is a section title)
+        lead = [c.rank + TITLE_PENALTY * c.title for c in leads
+                if c.heading == g[0].heading and sizes[(c.pos, c.listed)] < 2]
+        return max([g[0].rank] + lead)  # ranked is sorted: g[0] is the group's best item
+
+    floor = PROCEDURE_LIST_SHARE * ranked[0].rank
+    # steps are an ordered list: a numbered list that qualifies beats a bulleted one (a bulleted list is a set of
+    # rules or facts, "- 회원 1인당 최대 3대" / "- Members may rent 3 bikes", not what to do in order)
+    ordered = [g for g in lists if all(c.numbered for c in g) and score(g) >= floor]
+    best = max(ordered or lists, key=score)
+    if score(best) < floor:
+        return []
+    return sorted(best, key=lambda c: c.index)[:PROCEDURE_MAX_STEPS]

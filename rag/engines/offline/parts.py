@@ -3,9 +3,9 @@ is the course?". Each part is answered by its own sentence; an extractive answer
 the whole question often states one part only (selection.py quotes the best sentence of each part too).
 
 The split is a rule of the languages (question marks; "and" before an English question word; a Chinese comma; a
-Korean clause joined by 고 / 며), not fitted to any corpus. A part must ask something of its own — a question word,
-or a value (``answertype.asked_type``) — so "알려 주세요." or a leading statement ("Starting at a store next week.")
-is context, not a part.
+Korean clause joined by 고 / 며 before a comma, or by 고 alone between two clauses that each ask), not fitted to any
+corpus. A part must ask something of its own — a question word, or a value (``answertype.asked_type``) — so "알려
+주세요." or a leading statement ("Starting at a store next week.") is context, not a part.
 
 The one splitter of the offline engine: selection.py quotes a sentence per part, gapfill.py (naive's F3) composes
 an answer for a part its context never states (with its own further condition: two key terms per part).
@@ -39,12 +39,31 @@ _ASKS = re.compile(r"[?？]|\b(?:how|what|when|where|which|who|whom|whose|why)\b
 _MIN_CHARS = 4
 
 
+# a Korean question joined to the next by 고 with no comma ("세척제는 몇 퍼센트로 타고 펌프로는 얼마나 오래 돌려야 해요?"):
+# split only where the clause before it asks (a question word) and the rest asks too — "환불 받고 싶은데 며칠 걸려요?"
+# stays whole, its clause before "고" asks nothing
+_KO_JOIN = re.compile(r"(?<=[가-힣])(?:이고|고)\s+")
+_KO_ASKS = re.compile(r"몇|며칠|얼마|언제|어디|누구|누가|무엇|뭐|무슨|어느|어떤|어떻게|왜")
+
+
+def _korean_joined(piece: str) -> list[str]:
+    out: list[str] = []
+    start = 0
+    for m in _KO_JOIN.finditer(piece):
+        if _KO_ASKS.search(piece[start:m.start()]) and _KO_ASKS.search(piece[m.end():]):
+            out.append(piece[start:m.start()] + "고")
+            start = m.end()
+    out.append(piece[start:])
+    return out
+
+
 def asked_parts(question: str) -> list[str]:
     """The parts of a question that asks several things, in order; [question] when it asks one."""
     pieces: list[str] = []
     for chunk in _MARK.split(question.strip()):
         for piece in _EN_JOIN.split(chunk):
-            pieces.extend(p for p in _CJK_JOIN.split(piece) if p)
+            for p in _CJK_JOIN.split(piece):
+                pieces.extend(_korean_joined(p) if p else [])
     parts = [p.strip(" \t\n.?？!,;") for p in pieces]
     parts = [p for p in parts if len(p) >= _MIN_CHARS and (_ASKS.search(p) or asked_type(p))]
     return parts if len(parts) >= 2 else [question]

@@ -3,11 +3,10 @@ where they can be checked, the value a question asks for, and the heading a sent
 from __future__ import annotations
 
 import re
-from collections import Counter
 from typing import Sequence
 
 from rag.engines.offline.candidates import (Candidate, _leading_asked, _score_over, _values_of, _why, compared_order,
-                                            names_only)
+                                            names_only, procedure_steps, value_after)
 from rag.engines.offline.answertype import NONE, STRONG, WEAK, AskedType, asked_type, fit, states_cause
 from rag.engines.offline.coverage import (SINO_KOREAN, _name_like, checkable_terms, coverage_of,
                                          question_terms)
@@ -16,7 +15,7 @@ from rag.engines.offline.layout import (_bylines, _is_table_row, _line_key, _lis
 from rag.engines.offline.parts import asked_parts
 from rag.engines.offline.rules import (CAUSE_BONUS, CAUSE_SECTION_MAX, COMPARED_SIDE_MIN, CONTINUATION_START,
                                        INTENT_HEADING_BONUS,
-                                       PROCEDURE_LIST_SHARE, PROCEDURE_MAX_STEPS, SECOND_SOURCE_SHARE, WANTS_NUMBER,
+                                       SECOND_SOURCE_SHARE, WANTS_NUMBER,
                                        SECTION_BONUS_MIN_SEMANTIC, SEMANTIC_RANK_WEIGHT, SENTENCE_MIN_RANK,
                                        TABLE_MAX_ROWS, TYPE_BONUS, TYPE_SAME_DOC_SHARE, TYPE_SECOND_SHARE,
                                        TITLE_PENALTY, TYPE_WINDOW_SHARE, VALUE_BONUS, VALUE_BONUS_MIN_SEMANTIC)
@@ -60,7 +59,8 @@ class EvidenceSelector:
 
         rank = share × key-term coverage + (1 − share) × semantic match + w × semantic match (+ value, heading
         bonuses), where share is the part of the key terms the document could contain as written (its language):
-        a same-language document is judged by its words first, another language's by meaning.
+        a same-language document is judged by its words first, another language's by meaning. When the best key-term
+        coverage of any sentence is low, meaning fills part of the gap in the confirmed documents (see below).
 
         ``graded`` (the agent's grade score of each document, 0 for one graded only ambiguous): a value of the
         asked kind in a document graded only ambiguous (beside a correct one) gets the weak-value bonus; the
@@ -79,6 +79,7 @@ class EvidenceSelector:
         names = [t for t in terms if _name_like(t, question)] if asked.kinds else []
         named: dict[str, list[str]] = {}  # heading -> the question's names it states
         ranked: list[Candidate] = []
+        lexical: list[tuple[Candidate, float, float]] = []  # (candidate, share, key-term score) for the meaning fill
         for pos, (doc, ev) in enumerate(zip(docs, evidence)):
             doc_all = coverage_of(terms, doc.text)
             doc_cov = doc_all.as_written()
@@ -133,6 +134,16 @@ class EvidenceSelector:
                 ranked.append(Candidate(rank - 0.01 * pos, pos, j, unit.text, cov, sem, unit.section, scoped,
                                         items.get(" ".join(unit.text.split()), 0), fits, causal,
                                         numbered=" ".join(unit.text.split()) in numbered, title=title))
+                lexical.append((ranked[-1], share, lex))
+        # Where no sentence covers much of the question by its words (a long question with a lead-in, "이번에 제천
+        # 의림지점 셀러 담당이 됐는데요, … 몇 퍼센트로 타고 …"), words cannot tell its sentences apart while another
+        # language's sentences are ranked by meaning alone: meaning then fills the gap between a sentence's words and
+        # its meaning, in proportion to what the words could not decide (1 − the best key-term score). Only in the
+        # documents the grader confirmed (all of them for naive, which grades nothing). No tuned number.
+        top_lex = max((lex for _, share, lex in lexical if share > 0), default=0.0)
+        for c, share, lex in lexical:
+            if not graded or graded[c.pos] > 0:
+                c.rank += share * (1 - top_lex) * max(0.0, c.semantic - lex)
         # Equal rank in one document: the shorter sentence states the fact more directly
         # ("연차 휴가는 입사 1년 후 15일이다" over a long sentence about the first year's exception).
         ranked.sort(key=lambda c: (-round(c.rank, 6), c.pos, len(c.text)))
@@ -153,39 +164,6 @@ class EvidenceSelector:
                 return []
             chosen.append(best)
         return chosen
-
-    @staticmethod
-    def _procedure_steps(ranked: list[Candidate]) -> list[Candidate]:
-        """A procedure question: the list (2+ items under one heading of one document) whose best item ranks
-        highest, quoted whole in document order — the steps, not the one step that matches best."""
-        groups: dict[tuple[int, str, int], list[Candidate]] = {}
-        for c in ranked:
-            if c.listed:
-                groups.setdefault((c.pos, c.heading, c.listed), []).append(c)
-        lists = [g for g in groups.values() if len(g) >= 2]
-        if not lists:
-            return []
-        at = {(c.pos, c.index): c for c in ranked}
-        sizes = Counter((c.pos, c.listed) for c in ranked if c.listed)
-
-        def score(g: list[Candidate]) -> float:
-            """The list's best item, or the line that leads into it ("장비 대여 신청 절차", "Steps:"), whichever
-            ranks higher: a plain-text document's section title is the line just above its list."""
-            start = min(c.index for c in g)
-            leads = [at[(g[0].pos, k)] for k in (start - 2, start - 1) if (g[0].pos, k) in at]
-            # not an item of another list ("4. 장비 대여 신청 절차", a one-item "list", is a section title)
-            lead = [c.rank + TITLE_PENALTY * c.title for c in leads
-                    if c.heading == g[0].heading and sizes[(c.pos, c.listed)] < 2]
-            return max([g[0].rank] + lead)  # ranked is sorted: g[0] is the group's best item
-
-        floor = PROCEDURE_LIST_SHARE * ranked[0].rank
-        # steps are an ordered list: a numbered list that qualifies beats a bulleted one (a bulleted list is a set of
-        # rules or facts, "- 회원 1인당 최대 3대" / "- Members may rent 3 bikes", not what to do in order)
-        ordered = [g for g in lists if all(c.numbered for c in g) and score(g) >= floor]
-        best = max(ordered or lists, key=score)
-        if score(best) < floor:
-            return []
-        return sorted(best, key=lambda c: c.index)[:PROCEDURE_MAX_STEPS]
 
     def _select(self, question: str, terms: Sequence[str], docs: Sequence[Retrieved],
                 wants_value: bool = False, graded: Sequence[float] | None = None) -> list[Candidate]:
@@ -210,6 +188,14 @@ class EvidenceSelector:
                 continue
             asked = asked_type(part)
             value = asked.value
+            stated = value_after(best, ranked) if value and best.fits < STRONG else None
+            if stated is not None:
+                # the part's best sentence names the step, a sentence after it states its value ("세척 펌프로 세척액을
+                # 라인 안에 돌린다." + "중간에 멈추지 않고 20분 넘게 돌리며 …"): both are quoted
+                best.why = f"best match for part {n} of the question ('{part[:40]}')"
+                stated.why = f"states the {asked.label} part {n} asks for, right after its best match"
+                chosen += [c for c in (best, stated) if c not in chosen]
+                continue
             if not (best.cov.covered or best.semantic >= SECTION_BONUS_MIN_SEMANTIC) or (value and best.fits < WEAK):
                 # nothing speaks to this part by its own words ("晚上几点关门" names no store): the sentence the whole
                 # question ranks best among those stating the value this part asks for ("营业时间：每天 08:00 至
@@ -252,7 +238,7 @@ class EvidenceSelector:
             if len(compared) >= 2:
                 return self._with_neighbours(_why(compared, "best match for one compared side"), ranked)
         if "procedure" in question_intents(question):
-            steps = self._procedure_steps(ranked)
+            steps = procedure_steps(ranked)
             if steps:
                 return _why(steps, "a step of the best-matching list")
         asked = asked_type(question)
