@@ -4,8 +4,8 @@ that says why each was quoted. ``selection.EvidenceSelector`` ranks and picks th
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from collections import Counter
+from dataclasses import dataclass
 from typing import Sequence
 
 from rag.engines.offline.answertype import NONE, STRONG, AskedType, asked_type, stated_values
