@@ -139,6 +139,27 @@ def test_a_value_under_another_heading_is_not_taken_for_the_part(engine, monkeyp
     assert not any("after its best match" in c.why for c in picked), [(c.text, c.why) for c in picked]
 
 
+def test_a_value_already_quoted_is_not_quoted_twice(engine, monkeypatch):
+    # the whole question's quotes hold the duration already: the part adds its best sentence, not the value again
+    docs = [_doc(0, "cleaning.md", CLEANING)]
+    rankings = _rankings("순환")
+    rankings["*"] = [(0.75,) + rankings["*"][2][1:], rankings["*"][0], rankings["*"][1]]
+    texts = [c.text for c in _select_with(engine, monkeypatch, LONG_Q, docs, rankings)]
+    assert texts.count("중간에 멈추지 않고 20분 넘게 돌린다.") == 1, texts
+    assert "세척 펌프로 세척액을 라인 안에 돌린다." in texts, texts
+
+
+def test_a_part_nothing_speaks_to_takes_no_value_after_it(engine, monkeypatch):
+    # the part's best sentence shares none of the part's words and matches it poorly by meaning: not on topic, so the
+    # sentence after it is not quoted for the part either
+    docs = [_doc(0, "cleaning.md", CLEANING)]
+    rankings = _rankings("순환")
+    off = (0.40, 0, 3, "세척이 끝나면 기록지에 적는다.", {"fits": OTHER, "heading": "순환", "semantic": 0.05})
+    rankings[asked_parts(LONG_Q)[1]] = [off, rankings["*"][2]]
+    picked = _select_with(engine, monkeypatch, LONG_Q, docs, rankings)
+    assert not any("after its best match" in c.why for c in picked), [(c.text, c.why) for c in picked]
+
+
 @pytest.mark.parametrize("question, parts", [
     (LONG_Q, ["이번에 제천 의림지점 셀러 담당이 됐는데요, 생맥주 라인 알칼리 세척할 때 세척제는 몇 퍼센트로 타고",
               "펌프로는 얼마나 오래 돌려야 해요"]),

@@ -32,9 +32,9 @@ _EN_JOIN = re.compile(rf",?\s+and\s+(?:[a-z]+\s+)?(?={_EN_WH}\b)", re.I)
 # a Chinese comma, or a Korean clause joined by 고 / 며 before a comma ("팀장은 누구이고, 그는 어디서 일해?"); a piece
 # that asks nothing ("我想订蛋糕，", "참고하려고 하는데,") is dropped below
 _CJK_JOIN = re.compile(r"[，；;]\s*|(?<=[가-힣])(?:이고|이며|고|며),\s*")
+_KO_WH = r"몇|얼마|언제|어디|누구|누가|무엇|뭐|무슨|어느|어떤|어떻게|왜"  # Korean question words
 # a sentence that asks: a question word of ko / en / zh, or a question mark
-_ASKS = re.compile(r"[?？]|\b(?:how|what|when|where|which|who|whom|whose|why)\b|"
-                   r"몇|얼마|언제|어디|누구|누가|무엇|뭐|무슨|어느|어떤|어떻게|왜|"
+_ASKS = re.compile(rf"[?？]|\b(?:how|what|when|where|which|who|whom|whose|why)\b|{_KO_WH}|"
                    r"多少|几|幾|什么|什麼|哪|谁|誰|怎么|怎麼|为什么|為什麼|何时|多久|多长|吗|嗎|呢", re.I)
 _MIN_CHARS = 4
 
@@ -43,7 +43,7 @@ _MIN_CHARS = 4
 # split only where the clause before it asks (a question word) and the rest asks too — "환불 받고 싶은데 며칠 걸려요?"
 # stays whole, its clause before "고" asks nothing
 _KO_JOIN = re.compile(r"(?<=[가-힣])(?:이고|고)\s+")
-_KO_ASKS = re.compile(r"몇|며칠|얼마|언제|어디|누구|누가|무엇|뭐|무슨|어느|어떤|어떻게|왜")
+_KO_ASKS = re.compile(rf"며칠|{_KO_WH}")
 
 
 def _korean_joined(piece: str) -> list[str]:

@@ -188,15 +188,18 @@ class EvidenceSelector:
                 continue
             asked = asked_type(part)
             value = asked.value
-            stated = value_after(best, ranked) if value and best.fits < STRONG else None
+            on_topic = bool(best.cov.covered) or best.semantic >= SECTION_BONUS_MIN_SEMANTIC
+            stated = value_after(best, ranked) if on_topic and value and best.fits < STRONG else None
             if stated is not None:
                 # the part's best sentence names the step, a sentence after it states its value ("세척 펌프로 세척액을
                 # 라인 안에 돌린다." + "중간에 멈추지 않고 20분 넘게 돌리며 …"): both are quoted
                 best.why = f"best match for part {n} of the question ('{part[:40]}')"
-                stated.why = f"states the {asked.label} part {n} asks for, right after its best match"
-                chosen += [c for c in (best, stated) if c not in chosen]
+                chosen.append(best)
+                if not any((c.pos, c.index) == (stated.pos, stated.index) for c in chosen):
+                    stated.why = f"states the {asked.label} part {n} asks for, right after its best match"
+                    chosen.append(stated)
                 continue
-            if not (best.cov.covered or best.semantic >= SECTION_BONUS_MIN_SEMANTIC) or (value and best.fits < WEAK):
+            if not on_topic or (value and best.fits < WEAK):
                 # nothing speaks to this part by its own words ("晚上几点关门" names no store): the sentence the whole
                 # question ranks best among those stating the value this part asks for ("营业时间：每天 08:00 至
                 # 21:30"), if it is on the question's topic; else nothing (quoting one would be noise)
