@@ -82,6 +82,19 @@ def test_meaning_fills_the_gap_where_words_cannot_decide(engine, monkeypatch):
     assert ranked.index(PUMP) < ranked.index(ENGLISH), ranked
 
 
+JECHEON = "# Taprooms\n\nThe Jecheon Uirimji taproom opened in 2019.\n"
+
+
+def test_a_name_matched_in_another_language_does_not_stop_the_fill(engine, monkeypatch):
+    # an English document names one of the question's sixteen key terms ("제천" as "Jecheon"): its sentence covers all
+    # the terms that document could hold (1 of 1), but only a sixteenth of the question; words have not decided,
+    # so meaning still fills the gap in the confirmed Korean document (the best key-term score is weighed by share)
+    _fixed_meaning(engine, monkeypatch, {**MEANING, "The Jecheon Uirimji taproom opened in 2019.": 0.1})
+    docs = [_doc(0, "terms.md", COMPLAINTS), _doc(1, "cleaning.md", CLEANING), _doc(2, "taprooms.md", JECHEON)]
+    ranked = _ranked(engine, LONG_Q, docs, graded=[0.0, 0.7, 0.0])
+    assert ranked.index(PUMP) < ranked.index(ENGLISH), ranked
+
+
 def test_an_unconfirmed_document_gains_nothing(engine, monkeypatch):
     # the grader confirmed only the English document: the Korean sentences keep their rank by words
     _fixed_meaning(engine, monkeypatch, MEANING)

@@ -139,8 +139,10 @@ class EvidenceSelector:
         # 의림지점 셀러 담당이 됐는데요, … 몇 퍼센트로 타고 …"), words cannot tell its sentences apart while another
         # language's sentences are ranked by meaning alone: meaning then fills the gap between a sentence's words and
         # its meaning, in proportion to what the words could not decide (1 − the best key-term score). Only in the
-        # documents the grader confirmed (all of them for naive, which grades nothing). No tuned number.
-        top_lex = max((lex for _, share, lex in lexical if share > 0), default=0.0)
+        # documents the grader confirmed (all of them for naive, which grades nothing). No tuned number. The best
+        # key-term score is weighed by share, the part of the question's key terms a sentence's language could hold:
+        # an English sentence that names "Jecheon", the one term of sixteen it could hold, has not decided anything.
+        top_lex = max((share * lex for _, share, lex in lexical), default=0.0)
         for c, share, lex in lexical:
             if not graded or graded[c.pos] > 0:
                 c.rank += share * (1 - top_lex) * max(0.0, c.semantic - lex)
