@@ -292,12 +292,13 @@ class SentenceStore:
                     out[chunk_id] = ChunkSentences([Unit(h, t) for h, t in json.loads(units)], vectors)
         return out
 
-    def mentions(self, text: str) -> bool:
-        """True when some stored sentence or heading contains ``text`` (e.g. a year: does the knowledge base cover
-        it?)."""
-        pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    def mentions(self, text: str, *also: str) -> bool:
+        """True when some stored chunk's sentences or headings contain ``text`` (e.g. a year: does the knowledge base
+        cover it?), and every one of ``also`` in the same chunk ("中国" with "首都": does it speak of China's capital?)."""
+        patterns = ["%" + t.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%" for t in (text, *also)]
+        where = " AND ".join(["units LIKE ? ESCAPE '\\'"] * len(patterns))
         with closing(self._connect()) as conn:
-            row = conn.execute("SELECT 1 FROM sentences WHERE units LIKE ? ESCAPE '\\' LIMIT 1", (pattern,)).fetchone()
+            row = conn.execute(f"SELECT 1 FROM sentences WHERE {where} LIMIT 1", patterns).fetchone()
         return row is not None
 
     def doc_ids(self) -> set[str]:

@@ -7,7 +7,7 @@ from typing import Sequence
 from rag.engines.offline.arithmetic import extract_expression, list_aggregate, unit_conversion
 from rag.engines.offline.relations import asked_relations
 from rag.engines.offline.rules import (ARITHMETIC_PATTERNS, ASKING, BARE_INTERROGATIVES, CHAIN_PATTERN, CODE_PATTERNS,
-                                       GENERAL_KNOWLEDGE, HOW_CONNECTED, PERIOD_MARKERS, PRESENT_MARKERS,
+                                       GENERAL_ATTRIBUTE, GENERAL_KNOWLEDGE, HOW_CONNECTED, PERIOD_MARKERS, PRESENT_MARKERS,
                                        RELATION_MARKERS, RELATIVE_HOP_PATTERN, SLASHED_YEAR,
                                        SMALL_TALK, TRANSLATION_MARKERS, VALUE_QUESTION, WHICH_ORG_MARKERS)
 from rag.engines.offline.parts import asking_clause
@@ -75,6 +75,15 @@ class Router:
                                 f"{_quote(subject, 3)}, which the documents do not mention → direct",
                                 signals={"rule": "general_knowledge", "matched": [frame.group(0).strip()],
                                          "subject": subject, "checked": checked})
+            # the documents name the subject but never with what is asked ("中国" in a launch notice, never "首都"):
+            # they do not answer it either
+            attribute = sorted({a.lower() for a in GENERAL_ATTRIBUTE.findall(frame.group(0))})
+            if subject and attribute and not any(self.kb_mentions(t, a) for t in subject for a in attribute):
+                return Decision("direct", f"general-knowledge question '{frame.group(0).strip()}' about "
+                                f"{_quote(subject, 3)}: the documents mention it but never with {_quote(attribute)} "
+                                "→ direct",
+                                signals={"rule": "general_knowledge", "matched": [frame.group(0).strip()],
+                                         "subject": subject, "attribute": attribute, "checked": checked})
 
         asked = asking_clause(question)
         if asked != question:
@@ -213,7 +222,9 @@ class Router:
         before = question[:frame.start()]
         # "水的化学式", "물의 화학식": a one-character subject is still one
         short = re.sub(r"[的之\s?？,，]|의$", "", before.strip())
-        return (words(before) or ([short] if re.fullmatch(r"[\u4e00-\u9fff가-힣]{1,3}", short) else [])
+        # "중국의 수도": the frame holds its subject; what is left of it without the attribute
+        inside = GENERAL_ATTRIBUTE.sub(" ", frame.group(0)) if GENERAL_ATTRIBUTE.search(frame.group(0)) else ""
+        return (words(before) or words(inside) or ([short] if re.fullmatch(r"[\u4e00-\u9fff가-힣]{1,3}", short) else [])
                 or words(question[frame.end():]) or [frame.group(0).strip()])
 
     @staticmethod

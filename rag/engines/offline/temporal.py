@@ -64,8 +64,9 @@ class Clock:
         clock = getattr(self, "clock", None)
         return clock() if clock is not None else system_today()
 
-    def kb_mentions(self, text: str) -> bool | None:
-        """Whether the knowledge base's sentences mention ``text``; None when there is no sentence store yet."""
+    def kb_mentions(self, text: str, *also: str) -> bool | None:
+        """Whether the knowledge base's sentences mention ``text`` (and each of ``also`` in the same chunk); None when
+        there is no sentence store yet."""
         from rag.sentences import DB_NAME, store_for
 
         if not (self.settings.data_dir / DB_NAME).exists():
@@ -73,4 +74,4 @@ class Clock:
         store = store_for(self.settings.data_dir)
         if store.count() == 0:
             return None
-        return store.mentions(text)
+        return store.mentions(text, *also)
