@@ -111,6 +111,7 @@ def asking_text(question: str) -> str:
 # as its subject ("I'm a new store manager in Cheongju: by what time …", "我表弟今年17岁，最近迷上了…，想问下…")
 _CLAUSE_END = re.compile(r"\s*(?:[,，:：;；]|\s[—–-]{1,2})\s*(?:(?:so|and)\s+)?")
 _BACKGROUND = re.compile(r"[가-힣]데요?$")
+_BACKGROUND_SPACED = re.compile(r"(?<=[가-힣]데)\s+")
 _ASKER = re.compile(r"^\s*(?:(?:i|i'm|i am|i've|i'd|i'll|we|we're|we've|my|our)\b|我|本人)", re.I)
 
 
@@ -129,7 +130,9 @@ def asking_clause(question: str) -> str:
     for end in reversed(ends):
         if _BACKGROUND.search(text[:end.start()].rstrip()):
             return text[end.end():]
-    return text
+    # "다른 대학 소속인데 주사전자현미경 한 시간 쓰면 얼마 내야 돼요?": the same background clause with no comma
+    spaced = list(_BACKGROUND_SPACED.finditer(text[:asks.start()]))
+    return text[spaced[-1].end():] if spaced else text
 
 
 def asking_query(text: str) -> str:

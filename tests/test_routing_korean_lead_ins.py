@@ -1,0 +1,34 @@
+"""Routing reads what a question asks (twenty-fourth session, issue 8; questions written for this test).
+
+A Korean background clause in 데 without a comma ("다른 대학 소속인데 주사전자현미경 …") is a lead-in as it is with a
+comma: its relation word (소속) does not send a value question to the graph.
+"""
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from rag.engines.offline import OfflineEngine
+from rag.engines.offline.parts import asking_clause
+from tests.support.kb import make_settings
+
+
+@pytest.fixture
+def engine(tmp_path):
+    return OfflineEngine(make_settings(tmp_path), clock=lambda: date(2026, 12, 1))
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("다른 대학 소속인데 주사전자현미경 한 시간 쓰면 얼마 내야 돼요?", "주사전자현미경 한 시간 쓰면 얼마 내야 돼요?"),
+    ("다른 대학 소속인데요, 주사전자현미경 한 시간 쓰면 얼마 내야 돼요?", "주사전자현미경 한 시간 쓰면 얼마 내야 돼요?"),
+    ("서울 가는 데 몇 시간 걸려요?", "서울 가는 데 몇 시간 걸려요?"),  # 데 as a noun ("in going"), no lead-in
+    ("Atlas를 만든 팀의 팀장은 누구야?", "Atlas를 만든 팀의 팀장은 누구야?"),
+])
+def test_a_korean_background_clause_without_a_comma_is_a_lead_in(question, asked):
+    assert asking_clause(question) == asked
+
+
+def test_a_lead_in_relation_word_does_not_route_to_the_graph(engine):
+    decision = engine.classify("다른 대학 소속인데 주사전자현미경 한 시간 쓰면 얼마 내야 돼요?", known_entities=[])
+    assert decision.strategy == "vector", decision.reason
