@@ -1,7 +1,8 @@
 """Routing reads what a question asks (twenty-fourth session, issue 8; questions written for this test).
 
 A Korean background clause in 데 without a comma ("다른 대학 소속인데 주사전자현미경 …") is a lead-in as it is with a
-comma: its relation word (소속) does not send a value question to the graph.
+comma: its relation word (소속) does not send a value question to the graph. Chinese 哪家公司 asks which company as
+哪个公司 does, and 总部 (headquarters) asks where, as 본사 and "headquarters" do.
 """
 from __future__ import annotations
 
@@ -32,3 +33,10 @@ def test_a_korean_background_clause_without_a_comma_is_a_lead_in(question, asked
 def test_a_lead_in_relation_word_does_not_route_to_the_graph(engine):
     decision = engine.classify("다른 대학 소속인데 주사전자현미경 한 시간 쓰면 얼마 내야 돼요?", known_entities=[])
     assert decision.strategy == "vector", decision.reason
+
+
+@pytest.mark.parametrize("question", ["那个监控系统是哪家公司开发的？这家公司总部在哪里？",  # 哪家公司 + 总部: two relations
+                                      "门禁读卡器是哪家公司开发的？"])  # 哪家公司 is "which company", as 哪个公司 is
+def test_chinese_which_company_and_headquarters_ask_relations(engine, question):
+    decision = engine.classify(question, known_entities=[])
+    assert decision.strategy == "graph", decision.reason

@@ -117,7 +117,7 @@ BARE_INTERROGATIVES = ("어디", "where", "哪里")
 # stores (RELATION_SLOTS: "which team owns", "어느 팀 소속"), not with any verb ("which company installed …")
 WHICH_ORG_MARKERS = frozenset({"어느 조직", "어느 팀", "어떤 팀", "무슨 팀", "어느 회사", "which organization",
                                "which organisation", "which company", "which team", "what team", "哪个组织",
-                               "哪个团队", "哪个公司"})
+                               "哪个团队", "哪个公司", "哪家公司"})
 
 # tuned on sample_docs questions: phrases that ask about a relation → graph
 RELATION_MARKERS = (
@@ -130,7 +130,7 @@ RELATION_MARKERS = (
     "which company", "which team", "what team", "belongs to", "belong to", "works for", "reports to",
     "how is", "link between",
     # Chinese
-    "关系", "谁开发", "谁创建", "谁负责", "哪个组织", "哪个团队", "哪个公司", "属于", "之间", "联系",
+    "关系", "谁开发", "谁创建", "谁负责", "哪个组织", "哪个团队", "哪个公司", "哪家公司", "属于", "之间", "联系",
 )
 # Entity names too generic to count as "a known graph entity in the question".
 STOP_ENTITY_NAMES = frozenset({"ai", "it", "team", "teams", "팀", "회사", "company", "model", "모델", "people",
@@ -171,7 +171,7 @@ ZH_HEAD_TITLE = f"[{ZH_HEAD_OF}]长{ZH_HEAD_TITLE_END}"
 # Which relation a question asks about ("어느 도시" → located_in): graph facts whose predicate fills an asked
 # relation count its cue word as covered, so "Hanbit Research는 대전에 있다" answers "어느 도시" without the word "도시".
 RELATION_SLOTS: tuple[tuple[str, str], ...] = (
-    ("located_in", r"도시|어디|위치|본사|지역|소재|city|where|located|based|headquarter|哪里|位于|城市"),
+    ("located_in", r"도시|어디|위치|본사|지역|소재|city|where|located|based|headquarter|哪里|位于|城市|总部"),
     ("leads", r"팀장|이끄|이끌|이끈|리더|책임자|대표|lead|head|manager|ceo|负责人|领导|带领|主管|" + ZH_HEAD_TITLE),
     ("belongs_to", r"소속|대학|출신|교수|구성원|member|belong|works? (?:at|for)|universit|affiliat|professor|属于|大学"),
     ("developed_by", r"개발|만든|만들|제작|제안|발표|공개|developed|built|created|made|designed|proposed|invented|"
