@@ -57,3 +57,23 @@ def test_a_korean_frame_holds_its_subject(engine_over):
     # "중국의 수도": the subject is inside the frame, not the words after it ("어디야")
     engine = engine_over({"launch.md": LAUNCH})
     assert engine.classify("중국의 수도는 어디야?", known_entities=[]).signals["subject"] == ["중국"]
+
+
+@pytest.mark.parametrize("question", ["QST의 약자는 뭐야?", "What is the abbreviation for QST?", "QST是什么的缩写？"])
+def test_an_abbreviation_the_documents_define_goes_to_them(engine_over, question):
+    # documents define an abbreviation in brackets, not by the word "abbreviation": no attribute is required
+    engine = engine_over({"teams.md": "# Teams\n\nQST (Quality Safety Team) checks every release.\n"})
+    assert engine.classify(question, known_entities=[]).strategy != "direct"
+
+
+def test_a_water_bill_is_no_capital(engine_over):
+    # "수도 요금" (water bill) asks the documents about the branch, whatever the frame "…의 수도" looks like
+    engine = engine_over({"launch.md": LAUNCH, "bills.md": "# 공과금\n\n지점의 수도 요금은 월 30만 원이다.\n"})
+    decision = engine.classify("중국 지점의 수도 요금은 얼마야?", known_entities=[])
+    assert decision.strategy != "direct", decision.reason
+
+
+def test_the_subject_inside_the_frame_comes_before_a_leading_word(engine_over):
+    engine = engine_over({"launch.md": LAUNCH})
+    decision = engine.classify("그럼 중국의 수도는 어디야?", known_entities=[])
+    assert decision.strategy == "direct" and decision.signals["subject"] == ["중국"], decision.reason

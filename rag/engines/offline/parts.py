@@ -111,7 +111,9 @@ def asking_text(question: str) -> str:
 # as its subject ("I'm a new store manager in Cheongju: by what time …", "我表弟今年17岁，最近迷上了…，想问下…")
 _CLAUSE_END = re.compile(r"\s*(?:[,，:：;；]|\s[—–-]{1,2})\s*(?:(?:so|and)\s+)?")
 _BACKGROUND = re.compile(r"[가-힣]데요?$")
-_BACKGROUND_SPACED = re.compile(r"(?<=[가-힣]데)\s+")
+# … and without a comma only after 이다 or a past / existence stem ("소속인데", "있는데", "했는데"): "신청하는데 필요한
+# 서류" (데 = "in doing"), "걸리는데 B안은" (a comparison), "여러 군데" keep the whole sentence
+_BACKGROUND_SPACED = re.compile(r"(?:(?<=인데)|(?<=[었았였했됐있없]는데))\s+")
 _ASKER = re.compile(r"^\s*(?:(?:i|i'm|i am|i've|i'd|i'll|we|we're|we've|my|our)\b|我|本人)", re.I)
 
 

@@ -69,7 +69,8 @@ class Router:
         checked.append("general knowledge")
         frame = GENERAL_KNOWLEDGE.search(question)
         if frame:
-            subject = self._general_subject(question, frame)
+            attribute = [m for m in GENERAL_ATTRIBUTE.finditer(question, frame.start()) if m.end() <= frame.end()]
+            subject = self._general_subject(question, frame, attribute)
             if subject and not any(self.kb_mentions(t) for t in subject):
                 return Decision("direct", f"general-knowledge question '{frame.group(0).strip()}' about "
                                 f"{_quote(subject, 3)}, which the documents do not mention → direct",
@@ -77,13 +78,12 @@ class Router:
                                          "subject": subject, "checked": checked})
             # the documents name the subject but never with what is asked ("中国" in a launch notice, never "首都"):
             # they do not answer it either
-            attribute = sorted({a.lower() for a in GENERAL_ATTRIBUTE.findall(frame.group(0))})
-            if subject and attribute and not any(self.kb_mentions(t, a) for t in subject for a in attribute):
+            asked = sorted({m.group(0).lower() for m in attribute})
+            if subject and asked and not any(self.kb_mentions(t, a) for t in subject for a in asked):
                 return Decision("direct", f"general-knowledge question '{frame.group(0).strip()}' about "
-                                f"{_quote(subject, 3)}: the documents mention it but never with {_quote(attribute)} "
-                                "→ direct",
+                                f"{_quote(subject, 3)}: the documents mention it but never with {_quote(asked)} → direct",
                                 signals={"rule": "general_knowledge", "matched": [frame.group(0).strip()],
-                                         "subject": subject, "attribute": attribute, "checked": checked})
+                                         "subject": subject, "attribute": asked, "checked": checked})
 
         asked = asking_clause(question)
         if asked != question:
@@ -208,11 +208,11 @@ class Router:
             q = q.replace(word, " ")
         return asked_relations(q)
 
-    def _general_subject(self, question: str, frame: re.Match) -> list[str]:
-        """The content words of a general-knowledge question outside its frame ("프랑스의 수도는" → 프랑스): those
-        before the frame when there are any ("中国的首都是哪座城市" → 中国, not the question's own words 哪座城市),
-        else those after it ("the capital of France"), else the frame itself ("一公斤等于多少克": the unit
-        question is its own subject)."""
+    def _general_subject(self, question: str, frame: re.Match, attribute: Sequence[re.Match] = ()) -> list[str]:
+        """The content words of a general-knowledge question outside what it asks: those of the frame without its
+        ``attribute`` when there are any ("그럼 중국의 수도는 어디야?" → 중국), else those before the frame ("中国的首都是
+        哪座城市" → 中国, not the question's own words 哪座城市), else those after it ("the capital of France"), else the
+        frame itself ("一公斤等于多少克": the unit question is its own subject)."""
         from rag.textutil import key_terms
 
         def words(text: str) -> list[str]:
@@ -223,8 +223,10 @@ class Router:
         # "水的化学式", "물의 화학식": a one-character subject is still one
         short = re.sub(r"[的之\s?？,，]|의$", "", before.strip())
         # "중국의 수도": the frame holds its subject; what is left of it without the attribute
-        inside = GENERAL_ATTRIBUTE.sub(" ", frame.group(0)) if GENERAL_ATTRIBUTE.search(frame.group(0)) else ""
-        return (words(before) or words(inside) or ([short] if re.fullmatch(r"[\u4e00-\u9fff가-힣]{1,3}", short) else [])
+        starts = [frame.start()] + [a.end() for a in attribute]
+        ends = [a.start() for a in attribute] + [frame.end()]
+        inside = " ".join(question[i:j] for i, j in zip(starts, ends)) if attribute else ""
+        return (words(inside) or words(before) or ([short] if re.fullmatch(r"[\u4e00-\u9fff가-힣]{1,3}", short) else [])
                 or words(question[frame.end():]) or [frame.group(0).strip()])
 
     @staticmethod

@@ -108,9 +108,9 @@ GENERAL_KNOWLEDGE = re.compile(
     r"(?:^|[^\d])1\s?(?:킬로그램|킬로미터|미터|센티미터|시간|분|일|주|년)(?:은|는)\s?몇\s?"
     r"(?:그램|미터|센티미터|밀리미터|분|초|시간|일)",
     re.I)
-# language: what a general-knowledge frame asks about; documents answer "中国的首都" only where both words meet
-GENERAL_ATTRIBUTE = re.compile(r"수도|capital|首都|약자|abbreviation|缩写|화학식|원소 기호|chemical (?:formula|symbol)|"
-                               r"化学式|分子式|元素符号", re.I)
+# language: what a GENERAL_KNOWLEDGE frame asks (not 수도권 / 수도 요금; no abbreviation: documents define those in brackets)
+GENERAL_ATTRIBUTE = re.compile(r"수도(?=(?:는|가|이)?\s*(?:어디|뭐|무엇|어느|[?？]|$))|capital|首都|화학식|원소 기호|"
+                               r"chemical (?:formula|symbol)|化学式|分子式|元素符号", re.I)
 # language: bare question words; they alone do not ask for a graph relation ("Where did X work …" is a lookup)
 BARE_INTERROGATIVES = ("어디", "where", "哪里")
 # language: "which team / company" phrases; they ask for a graph relation only together with a relation the graph

@@ -140,7 +140,7 @@ class EvidenceSelector:
         # language's sentences are ranked by meaning alone: meaning then fills the gap between a sentence's words and
         # its meaning, in proportion to what the words could not decide (1 − the best key-term score). Only in the
         # documents the grader confirmed (all of them for naive, which grades nothing). No tuned number. The best
-        # key-term score is weighed by share, the part of the question's key terms a sentence's language could hold:
+        # key-term score is weighed by share, the part of the question's key terms its document could hold as written:
         # an English sentence that names "Jecheon", the one term of sixteen it could hold, has not decided anything.
         top_lex = max((share * lex for _, share, lex in lexical), default=0.0)
         for c, share, lex in lexical:
