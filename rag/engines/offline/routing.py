@@ -78,12 +78,12 @@ class Router:
                                          "subject": subject, "checked": checked})
             # the documents name the subject but never with what is asked ("中国" in a launch notice, never "首都"):
             # they do not answer it either
-            asked = sorted({m.group(0).lower() for m in attribute})
-            if subject and asked and not any(self.kb_mentions(t, a) for t in subject for a in asked):
+            words = sorted({m.group(0).lower() for m in attribute})
+            if subject and words and not any(self.kb_mentions(t, w) for t in subject for w in words):
                 return Decision("direct", f"general-knowledge question '{frame.group(0).strip()}' about "
-                                f"{_quote(subject, 3)}: the documents mention it but never with {_quote(asked)} → direct",
+                                f"{_quote(subject, 3)}: the documents mention it but never with {_quote(words)} → direct",
                                 signals={"rule": "general_knowledge", "matched": [frame.group(0).strip()],
-                                         "subject": subject, "attribute": asked, "checked": checked})
+                                         "subject": subject, "attribute": words, "checked": checked})
 
         asked = asking_clause(question)
         if asked != question:
