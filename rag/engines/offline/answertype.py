@@ -64,8 +64,12 @@ _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
      "year"),
     (r"\b(?:which|what) month\b|몇\s?월(?!급)|几月|哪个月|哪一个月", frozenset({"date"}), frozenset(), "month"),
     (r"\bwhat time\b|몇\s?시(?!간)|几点|幾點|什么时间", frozenset({"time"}), frozenset(), "time of day"),
-    (r"\b(?:what|which) days? of the week\b|\bwhich days?\b|무슨\s?요일|어느\s?요일|몇\s?요일|星期几|周几|礼拜几|哪几天|哪天",
+    (r"\b(?:what|which) days? of the week\b|\bwhich days?\b|무슨\s?요일|어느\s?요일|몇\s?요일|星期几|周几|礼拜几|哪几天|"
+     r"(?:周|星期|礼拜)的?哪一?天",
      frozenset({"weekday", "date"}), frozenset(), "weekday"),
+    # "哪天" without a week before it asks for a day: a date ("哪天上线的", "是从哪天开始算的"), not the time of day that
+    # "when" also allows; "到哪天" asks for an end (_UNTIL)
+    (r"(?<!到)哪一?天", frozenset({"date", "weekday"}), frozenset(), "date"),
     (r"\bhow old\b|\bwhat age\b|몇\s?살|몇\s?세|几岁|多大年纪|多少岁", frozenset({"quantity"}), frozenset({"age"}), "age"),
     (r"\bwhat percent|\bwhat share\b|몇\s?퍼센트|몇\s?(?!프로[그젝세토필듀모파])프로|몇\s?%|비율|百分之几|比例|percentage|"
      # a stake asked ("지분은 얼마", "各占多少股份", "how big a stake"): a percentage; not a company's name
@@ -95,7 +99,7 @@ _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
      r"(?=.*(?:\b(?:distance|height|width|depth)\b|(?<![가-힣])거리|높이|너비|깊이|多远|距离|多高|高度|宽度|深度))",
      frozenset({"quantity"}), frozenset({"length"}), "length"),
 )
-_ASKS_BEFORE_COUNTS = 6  # year, month, time of day, weekday, age, percent come before "how many <unit>"; duration, money after
+_ASKS_BEFORE_COUNTS = 7  # year, month, time of day, weekday, day, age, percent come before "how many <unit>"; duration, money after
 # asked after "how many …" ("How many parcels were delayed when the scanners failed?" asks for a number)
 _WHEN = re.compile(r"\bwhen\b|언제|며칠에|무슨\s?날|什么时候|何时|哪一天|几月|几号|什么日子|\bwhat date\b")
 # language: a comparison in time between named sides ("Which opened earlier, A or B?", "A와 B 중 어디가 먼저 문을

