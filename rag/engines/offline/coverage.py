@@ -13,7 +13,8 @@ from rag.engines.offline.rules import (COMPARISON_WORDS, LATIN_LETTERS_PER_CJK, 
 from rag.engines.offline.parts import _MARK, sentences  # question marks that end one asked sentence; statements
 from rag.engines.offline.relations import _slot_term
 from rag.engines.offline.text import (_HAN, _HANGUL, _contains_phrase, _doc_text_for_grading, _is_number,
-                                      _is_required, _norm, chinese_numbers)
+                                      _is_required, _norm, _zh_value, chinese_numbers, stated_numbers)
+from rag.engines.offline.values import _unit_class, stated_values
 from rag.engines.offline.vocabulary import GLOSSARY, SYNONYMS
 from rag.romanize import (LATIN_SIDE, MIN_KEY_CHARS, cross_script_match, document_keys, han_name_keys,
                            han_term_name_key, han_term_pinyin_key, name_key, pinyin_name_keys)
@@ -24,6 +25,8 @@ from rag.types import Retrieved
 _LATIN_NAME = re.compile(r"[a-z][a-z\-]*")  # a key term in Latin letters (tokenize lowercases them)
 SINO_KOREAN = "via Sino-Korean reading"  # Coverage.how of a term found through rag.sinokorean
 _KO_UNITS = frozenset("년 월 일 개 명 번 회 시 분 초".split())  # language: counters after a number
+# a Chinese term led by a numeral: the number, a large-number word after it, the rest (a unit, or a word "一共")
+_ZH_QUANTITY_TERM = re.compile(r"^([零〇一二两三四五六七八九十百千]+)([万亿])?(.*)$")
 
 
 @lru_cache(maxsize=1)
@@ -54,6 +57,7 @@ class _Text:
         self._sino: SinoKoreanText | None = None
         self._han_names: set[str] | None = None  # rag.romanize.han_name_keys of the text, made on first use
         self._stems: set[str] | None = None
+        self._values: list | None = None  # values.stated_values of the text, made on first use
 
     @property
     def stems(self) -> set[str]:
@@ -92,6 +96,27 @@ class _Text:
             self._sino = SinoKoreanText(self.tokens, self.norm)
         return self._sino
 
+    def states_quantity(self, term: str) -> bool:
+        """A Chinese term led by a numeral ("两周", "五千万元", "三十") is a number, language-independent: the text
+        states it when it states the same number with a large-number word of the same ("5,000 万"), or the same
+        number in the unit the term names, in any language ("two weeks", "2주", "2 weeks"). A term whose rest is no
+        unit ("一共", "一直": words written with a numeral) is not read as a number, nor is a bare numeral ("三十" of
+        "三十来度", split from its unit: any 30 would match it)."""
+        m = _ZH_QUANTITY_TERM.match(term)
+        if not m:
+            return False
+        number, magnitude, rest = str(_zh_value(m.group(1))), m.group(2) or "", m.group(3)
+        if magnitude:  # the number before 万 / 亿, thousands separators dropped ("5,000 万元")
+            plain = re.sub(r"(?<=\d),(?=\d{3})", "", self.norm)
+            return re.search(rf"(?<![\d.]){number}\s?{magnitude}", plain) is not None
+        unit = _unit_class(rest) if rest else ""
+        if not unit:
+            return False
+        if self._values is None:
+            self._values = stated_values(self.norm)
+        return any((v.unit == unit or v.kind == unit == "money") and number in stated_numbers(v.text)
+                   for v in self._values)
+
     def match(self, term: str) -> tuple[float, str]:
         """(credit 0..1, how) for one key term: exact 1.0, glossary translation 1.0, partial Korean 0.5."""
         if _is_number(term):
@@ -102,6 +127,8 @@ class _Text:
             return 0.0, ""
         if term in self.tokens or _contains_phrase(self.norm, term):
             return 1.0, "exact"
+        if _HAN.search(term) and self.states_quantity(term):
+            return 1.0, "as the same number"  # "两周" in "two weeks", "五千万" in "5,000 万"
         translations = _glossary_translations(term)
         for other in translations + list(SYNONYMS.get(term, ())):
             if len(other) == 1 and _HANGUL.search(other):
