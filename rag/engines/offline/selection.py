@@ -14,6 +14,7 @@ from rag.engines.offline.coverage import (SINO_KOREAN, _name_like, checkable_ter
 from rag.engines.offline.layout import (_bylines, _is_table_row, _line_key, _list_items, _numbered_items, _quotable,
                                         _title_lines, is_table_header)
 from rag.engines.offline.parts import asked_parts
+from rag.engines.offline.ranges import asked_amounts, holds_asked_amount
 from rag.engines.offline.rules import (CAUSE_BONUS, CAUSE_SECTION_MAX, COMPARED_SIDE_MIN, CONTINUATION_START,
                                        INTENT_HEADING_BONUS,
                                        SECOND_SOURCE_SHARE, WANTS_NUMBER,
@@ -76,6 +77,7 @@ class EvidenceSelector:
         focus = question_terms(question)[1] & set(terms) or None
         best_grade = max(graded) if graded else 0.0
         asked = _leading_asked(question)
+        amounts = asked_amounts(question)  # the asker's own case ("닷새 전에 취소하려고요"): the rule whose range holds it
         evidence = self.sentence_evidence(question, docs)
         names = [t for t in terms if _name_like(t, question)] if asked.kinds else []
         named: dict[str, list[str]] = {}  # heading -> the question's names it states
@@ -122,6 +124,9 @@ class EvidenceSelector:
                              VALUE_BONUS if fits >= WEAK else 0.0) * on_topic
                 elif wants_value and on_topic and _STATED_NUMBER.search(unit.text):
                     rank += VALUE_BONUS
+                holds = on_topic and holds_asked_amount(amounts, unit.text)
+                if holds:
+                    rank += TYPE_BONUS
                 causal = asked.cause and states_cause(unit.text)
                 scoped = bool(intents) and heading_matches(unit.section, intents)
                 if causal and not scoped and (lex > 0 or sem > SECTION_BONUS_MIN_SEMANTIC):
@@ -135,6 +140,8 @@ class EvidenceSelector:
                 ranked.append(Candidate(rank - 0.01 * pos, pos, j, unit.text, cov, sem, unit.section, scoped,
                                         items.get(" ".join(unit.text.split()), 0), fits, causal,
                                         numbered=" ".join(unit.text.split()) in numbered, title=title))
+                if holds:
+                    ranked[-1].why = "best match; its range holds the amount the question states"
                 lexical.append((ranked[-1], share, lex))
         # Where no sentence covers much of the question by its words (a long question with a lead-in, "이번에 제천
         # 의림지점 셀러 담당이 됐는데요, … 몇 퍼센트로 타고 …"), words cannot tell its sentences apart while another
