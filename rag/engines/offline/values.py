@@ -173,6 +173,13 @@ def _norm(text: str) -> str:
     return unicodedata.normalize("NFKC", text)
 
 
+# language: a weekday in brackets after a day ("15일(월)"); a noun after "N번" ("3번 저온실의": No. 3), not a verb
+# ("61번 헌혈했다") nor a word of degree ("3번 이상")
+_WEEKDAY_AFTER = re.compile(r"\s?[(（](?:[월화수목금토일]|周[一二三四五六日天]|星期[一二三四五六日天]|[一二三四五六日])[)）]")
+_KO_ORDINAL_AFTER = re.compile(r"\s(?!이상|이하|이내|정도|까지|만에|째|더|씩|다시|연속|넘게|미만|초과|가량|안에)[가-힣]+"
+                               r"(?<![다요고며면서니지게는은을씩죠까야])(?![가-힣])")
+
+
 def stated_values(sentence: str) -> list[Value]:
     """The values a sentence states, with their kind (and unit for quantities)."""
     s = _norm(sentence)
@@ -200,6 +207,8 @@ def stated_values(sentence: str) -> list[Value]:
         if any(a <= m.start() < b for a, b in spans):
             continue
         word = m.group("u")
+        if re.fullmatch(_KO_NUM, m.group("n")) and not s[m.end("n"):m.start("u")]:
+            continue  # Korean writes a native numeral apart from its counter ("세 척"): "세척" is washing
         if m.group("after") or (_LATIN_UNIT.fullmatch(word.lower()) and re.match(r"[a-z]", s[m.end():m.end() + 1] or " ")):
             continue  # "3 member states" is fine, "BM25x" / "2 meters" handled by the longest unit word
         cls = _UNIT_OF.get(word, _UNIT_OF.get(word.lower(), ""))
@@ -209,6 +218,12 @@ def stated_values(sentence: str) -> list[Value]:
             continue  # "2021년" is a year (found above), not a span of years
         if cls == "day" and word in ("日", "일") and re.search(r"(?:月|월)\s?$", s[:m.start()]):
             continue  # the day of a month ("1월 1일", "3月5日"), not a number of days
+        if cls == "day" and word in ("日", "일") and _WEEKDAY_AFTER.match(s[m.end():]):
+            add("date", m)  # "15일(월)", "5日（周一）": a day of the month with its weekday
+            continue
+        if word == "번" and m.group("n").isdigit() and _KO_ORDINAL_AFTER.match(s[m.end():]):
+            spans.append(m.span())  # "3번 저온실", "2번 게이트로": the room or gate No. 3, no count of times
+            continue
         out.append(Value("money" if cls == "money" else "percent" if cls == "percent" else "quantity", cls,
                          m.group(0).strip()))
         spans.append(m.span())
