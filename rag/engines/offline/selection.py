@@ -51,8 +51,13 @@ class EvidenceSelector:
                 chosen.append(compared_order(name, names, about)[0])
             else:
                 alone = [c for c in about if not any(o in c.cov.covered for o in names if o != name)] or about
-                stating = [c for c in alone if c.fits == STRONG] if value else []
-                chosen.append((stating or alone)[0])
+                pick = [c for c in alone if c.fits == STRONG] if value else []
+                pick = pick or alone
+                if chosen and _is_table_row(chosen[0].text):
+                    # the first name's answer is a table row: the other names' rows of that table state the same
+                    # column ("| 서울 망원점 탭룸 | … | 탭 24개 |" beside "| 단양 본점 탭룸 | … | 탭 16개 |")
+                    pick = [c for c in pick if c.pos == chosen[0].pos and _is_table_row(c.text)] or pick
+                chosen.append(pick[0])
         return chosen
 
     def _rank_sentences(self, question: str, terms: Sequence[str], docs: Sequence[Retrieved],
