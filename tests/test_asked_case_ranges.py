@@ -11,15 +11,13 @@ from __future__ import annotations
 
 from datetime import date
 
-import numpy as np
 import pytest
 
 from rag.engines.offline import OfflineEngine
 from rag.engines.offline.coverage import question_terms
 from rag.engines.offline.ranges import asked_amounts, holds_asked_amount, stated_ranges
-from rag.engines.offline.semantics import SentenceEvidence
-from rag.sentences import split_units
 from rag.types import Retrieved
+from tests.support.meaning import fix_meaning
 
 INF = float("inf")
 
@@ -75,14 +73,7 @@ def engine(data_dir):
 
 
 def _quoted(engine, monkeypatch, question: str) -> list:
-    def evidence(question, docs):  # every rule matches the question alike by meaning
-        out = []
-        for d in docs:
-            units = split_units(d.text)[0]
-            s = np.full(len(units), 0.6, dtype=np.float32)
-            out.append(SentenceEvidence(units, s, s * 3.75, s))
-        return out
-    monkeypatch.setattr(engine, "sentence_evidence", evidence)
+    fix_meaning(engine, monkeypatch, {}, default=0.6)  # every rule matches the question alike by meaning
     terms, _ = question_terms(question)
     doc = Retrieved(id="p:0", text=POLICY, source="policy.txt", score=0.9, tool="vector", doc_id="p", chunk_index=0)
     return engine._select(question, terms, [doc])

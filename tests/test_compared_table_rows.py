@@ -11,14 +11,12 @@ from __future__ import annotations
 
 from datetime import date
 
-import numpy as np
 import pytest
 
 from rag.engines.offline import OfflineEngine
 from rag.engines.offline.coverage import question_terms
-from rag.engines.offline.semantics import SentenceEvidence
-from rag.sentences import split_units
 from rag.types import Retrieved
+from tests.support.meaning import fix_meaning
 
 OVERVIEW = ("# Mulbit Brewing\n\n"
             "In 2014 the brewery started in Danyang; that year its kegs went to 6 shops in Danyang.\n\n"
@@ -40,14 +38,7 @@ def engine(data_dir):
 
 
 def _quoted(engine, monkeypatch, scores: dict[str, float]) -> list[str]:
-    def evidence(question, docs):
-        out = []
-        for d in docs:
-            units = split_units(d.text)[0]
-            s = np.asarray([scores.get(u.text, 0.1) for u in units], dtype=np.float32)
-            out.append(SentenceEvidence(units, s, s * 3.75, s))
-        return out
-    monkeypatch.setattr(engine, "sentence_evidence", evidence)
+    fix_meaning(engine, monkeypatch, scores, default=0.1)
     terms, _ = question_terms(QUESTION)
     doc = Retrieved(id="o:0", text=OVERVIEW, source="overview.md", score=0.9, tool="vector", doc_id="o", chunk_index=0)
     return [c.text for c in engine._select(QUESTION, terms, [doc])]

@@ -15,15 +15,13 @@ from __future__ import annotations
 
 from datetime import date
 
-import numpy as np
 import pytest
 
 from rag.engines.offline import OfflineEngine
 from rag.engines.offline.answertype import asked_type
 from rag.engines.offline.coverage import question_terms
-from rag.engines.offline.semantics import SentenceEvidence
-from rag.sentences import split_units
 from rag.types import Retrieved
+from tests.support.meaning import fix_meaning
 
 SYSTEMS = ("# Clinic software\n\n## LabLink\n\n"
            "LabLink copies results from the blood analysers into PawChart so that vets do not retype them.\n"
@@ -47,14 +45,7 @@ def _doc(text: str) -> Retrieved:
 
 def _select(engine, monkeypatch, question: str, scores: dict[str, float]) -> list[str]:
     """The quoted sentences for ``question`` over SYSTEMS, each sentence's 0..1 semantic score fixed by its text."""
-    def evidence(question, docs):
-        out = []
-        for d in docs:
-            units = split_units(d.text)[0]
-            s = np.asarray([scores.get(u.text, 0.0) for u in units], dtype=np.float32)
-            out.append(SentenceEvidence(units, s, s * 3.75, s))
-        return out
-    monkeypatch.setattr(engine, "sentence_evidence", evidence)
+    fix_meaning(engine, monkeypatch, scores)
     terms, _ = question_terms(question)
     return [c.text for c in engine._select(question, terms, [_doc(SYSTEMS)])]
 
