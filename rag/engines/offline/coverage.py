@@ -97,7 +97,7 @@ class _Text:
         return self._sino
 
     def states_quantity(self, term: str) -> bool:
-        """A Chinese term led by a numeral ("两周", "五千万元", "三十") is a number, language-independent: the text
+        """A Chinese term led by a numeral and a unit ("两周", "五千万元") is a number, language-independent: the text
         states it when it states the same number with a large-number word of the same ("5,000 万"), or the same
         number in the unit the term names, in any language ("two weeks", "2주", "2 weeks"). A term whose rest is no
         unit ("一共", "一直": words written with a numeral) is not read as a number, nor is a bare numeral ("三十" of
