@@ -3,7 +3,7 @@ test).
 
 "닷새 전에 취소하려고요 … 얼마나 떼이나요?", "we may have to scrap it roughly six weeks out. What would that cost us?":
 the question states its own amount and asks which rule applies. The rules state ranges ("6일 전부터 3일 전 사이",
-"59 to 30 days before arrival", "10 people or more"); each has the same key terms, none has the question's number, and
+"59 to 30 days before arrival", "10 people or more", "7일 전까지"); each has the same key terms, none has the question's number, and
 meaning ranks them alike, so the first rule of the list was quoted. The sentence whose range holds the question's
 amount (in one unit class; days, weeks, months and years as days) now gets the asked-value bonus.
 """
@@ -42,8 +42,11 @@ def test_the_amount_a_question_states_of_its_own_case(question, amounts):
     ("Groups of 10 people or more pay a deposit per person.", [("person", 10.0, INF)]),
     ("2~4주 걸린다.", [("day", 14.0, 28.0)]),
     ("만 12세 이하 어린이는 무료다.", [("age", 0.0, 12.0)]),
-    # no range: "까지" after "전" means that many days or more before; times of day and dates are no amounts
-    ("① 숙박일 7일 전까지 취소하면 모두 돌려준다.", []),
+    # "7일 전까지": until 7 days before, that is 7 days or more before; "3영업일 안에": within 3 days
+    ("① 숙박일 7일 전까지 취소하면 모두 돌려준다.", [("day", 7.0, INF)]),
+    ("반품은 3영업일 안에 신청한다.", [("day", 0.0, 3.0)]),
+    ("收货后 10 天以内可以退换。", [("day", 0.0, 10.0)]),
+    # times of day and dates are no amounts
     ("营业时间 10:00-22:00。", []),
     ("2025년 3월~5월에 공사한다.", []),
 ])
@@ -83,6 +86,11 @@ def test_the_rule_whose_range_holds_the_asked_case_is_quoted_first(engine, monke
     quoted = _quoted(engine, monkeypatch, "방 하나 잡아 놨는데 닷새 전에 취소하려고요. 위약금이 얼마나 되나요?")
     assert quoted[0].text == RULE_2, [c.text for c in quoted]
     assert "range holds" in quoted[0].why
+
+
+def test_until_n_days_before_holds_a_case_further_ahead(engine, monkeypatch):
+    quoted = _quoted(engine, monkeypatch, "방 하나 잡아 놨는데 열흘 전에 취소하면 위약금이 얼마나 되나요?")
+    assert quoted[0].text.startswith("① 숙박일 7일 전까지"), [c.text for c in quoted]
 
 
 def test_a_question_that_states_no_amount_keeps_the_ranking(engine, monkeypatch):

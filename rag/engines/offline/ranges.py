@@ -28,10 +28,13 @@ _GROUP = re.compile(rf"\b({_EN_WORD}|\d+)\s+of\s+us\b", re.I)  # "there are four
 # A–B <unit> ("6일 전부터 3일 전 사이", "59 to 30 days", "3 至 5 天", "2~4주"): the unit may follow each number
 _BETWEEN = re.compile(rf"(?<![\d.,:])(?P<a>{_N})\s?(?:{_UNIT})?\s?(?:전|前|before|후|后|after)?\s?"
                       rf"(?:~|～|–|—|-|to|through|至|到|부터|에서)\s?(?P<b>{_N})\s?(?P<u>{_UNIT})(?![A-Za-z])", re.I)
-# A <unit> or more / at least A <unit>; A <unit> or fewer / up to A <unit> (not "까지": "7일 전까지" is 7 or more before)
-_AT_LEAST = re.compile(rf"(?<![\d.,:])(?P<a>{_N})\s?(?P<u>{_UNIT})\s?(?:이상|以上|或以上|or more|or longer|or over|and over)|"
+# A <unit> or more / at least A <unit> / "A일 전까지" (until A days before: A or more days before); A <unit> or fewer /
+# up to A <unit> / "A일 안에" (within A days)
+_AT_LEAST = re.compile(rf"(?<![\d.,:])(?P<a>{_N})\s?(?P<u>{_UNIT})\s?(?:이상|以上|或以上|or more|or longer|or over|and over|"
+                       r"전까지|前为止|以前)|"
                        rf"(?:at least|more than|over|최소)\s(?P<a2>{_N})\s?(?P<u2>{_UNIT})(?![A-Za-z])", re.I)
-_AT_MOST = re.compile(rf"(?<![\d.,:])(?P<a>{_N})\s?(?P<u>{_UNIT})\s?(?:이하|이내|以下|以内|或以下|or fewer|or less|or under)|"
+_AT_MOST = re.compile(rf"(?<![\d.,:])(?P<a>{_N})\s?(?P<u>{_UNIT})\s?(?:이하|이내|안에|안으로|以下|以内|或以下|or fewer|or less|"
+                      r"or under)|"
                       rf"(?:up to|within|no more than|at most|최대)\s(?P<a2>{_N})\s?(?P<u2>{_UNIT})(?![A-Za-z])", re.I)
 
 
