@@ -10,19 +10,19 @@ from __future__ import annotations
 
 import re
 
-from rag.engines.offline.text import _norm, _zh_value
-from rag.engines.offline.values import UNIT_WORDS, _unit_alternation, _unit_class, stated_values
+from rag.engines.offline.text import _EN_NUMBER_WORDS, _norm, _zh_value
+from rag.engines.offline.values import KO_DAY_COUNTS, UNIT_WORDS, _unit_alternation, _unit_class, stated_values
 
 # the unit classes compared, durations in days
 _DAYS = {"day": 1, "week": 7, "month": 30, "yearspan": 365}
 _CLASSES = ("day", "week", "month", "yearspan", "person", "hour", "minute", "age")
 _UNIT = _unit_alternation(tuple(w for c in _CLASSES for w in UNIT_WORDS[c]))
 _N = r"\d+(?:[.,]\d+)*|[一二两三四五六七八九十百]+"
-# native Korean counts of days and English number words past twelve (stated_values reads two … twelve)
-_KO_DAYS = {"이틀": 2, "사흘": 3, "나흘": 4, "닷새": 5, "엿새": 6, "이레": 7, "열흘": 10, "보름": 15}
-_EN = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
-                                  "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
-_EN.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60})
+# English number words: stated_values reads two … twelve (text._EN_NUMBER_WORDS); a group's size may be larger
+_EN = {w: int(n) for w, n in _EN_NUMBER_WORDS.items()}
+_EN.update({w: i for i, w in enumerate("thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split(),
+                                        start=13)})
+_EN.update({"one": 1, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60})
 _EN_WORD = "|".join(sorted(_EN, key=len, reverse=True))
 _GROUP = re.compile(rf"\b({_EN_WORD}|\d+)\s+of\s+us\b", re.I)  # "there are fourteen of us": people
 # A–B <unit> ("6일 전부터 3일 전 사이", "59 to 30 days", "3 至 5 天", "2~4주"): the unit may follow each number
@@ -40,8 +40,8 @@ _AT_MOST = re.compile(rf"(?<![\d.,:])(?P<a>{_N})\s?(?P<u>{_UNIT})\s?(?:이하|�
 
 def _number(text: str) -> float | None:
     text = text.strip().lower()
-    if text in _KO_DAYS:
-        return float(_KO_DAYS[text])
+    if text in KO_DAY_COUNTS:  # native Korean counts of days ("닷새")
+        return float(KO_DAY_COUNTS[text])
     if text in _EN:
         return float(_EN[text])
     if re.fullmatch(r"\d+(?:,\d{3})*(?:\.\d+)?", text):
@@ -62,7 +62,7 @@ def asked_amounts(question: str) -> list[tuple[str, float]]:
     for v in stated_values(q):
         if v.kind != "quantity" or v.unit not in _CLASSES:
             continue
-        word = re.sub(rf"\s?(?:{_UNIT})$", "", v.text, flags=re.I) if v.text not in _KO_DAYS else v.text
+        word = re.sub(rf"\s?(?:{_UNIT})$", "", v.text, flags=re.I) if v.text not in KO_DAY_COUNTS else v.text
         n = _number(word)
         if n is not None:
             out.append(_in_days(v.unit, n))

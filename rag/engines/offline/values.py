@@ -55,7 +55,8 @@ _KO_NUM = r"(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|스무|서
 _EN_NUM = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
            r"sixty|ninety|hundred)")
 # Korean words that are a count of days by themselves (language; not 하루, which mostly means "per day": 하루 근무 시간)
-_KO_DAYS = re.compile(r"(?<![가-힣])(?:이틀|사흘|나흘|닷새|엿새|이레|열흘|보름)")
+KO_DAY_COUNTS = {"이틀": 2, "사흘": 3, "나흘": 4, "닷새": 5, "엿새": 6, "이레": 7, "열흘": 10, "보름": 15}
+_KO_DAYS = re.compile(r"(?<![가-힣])(?:" + "|".join(KO_DAY_COUNTS) + ")")
 
 
 def _unit_alternation(words: tuple[str, ...]) -> str:
