@@ -96,6 +96,22 @@ def is_table_header(text: str) -> bool:
     return _is_table_row(text) and not re.search(r"\d", text)
 
 
+# "Deposit: 30% of the price", "**Anvil** (build farm): requests are …", "발주 마감 — 전날 14:00까지": a short lead
+# before a colon or a spaced dash names what the line states (not a time "09:00", not a sentence: no end mark inside)
+_FIELD_LEAD = re.compile(r"^\s*[*_]*\s*([^:：—–|.!?。！？\n]{1,40}?)\s*[*_]*\s*(?:[:：](?!\d)|\s[—–]\s)\s*\S")
+
+
+def field_label(text: str) -> str:
+    """What a line states a value of: a table row's first cell ("| 定金 | 蛋糕价格的 30% |" → "定金"), or the lead of a
+    "label: value" line; "" for a header row, a one-cell row or a plain sentence. Language-independent structure."""
+    clean = text.strip()
+    if _is_table_row(clean):
+        cells = [c.strip(" *_") for c in clean.strip("|").split("|")]
+        return cells[0] if len(cells) >= 2 and not is_table_header(clean) and re.search(r"\D", cells[0]) else ""
+    m = _FIELD_LEAD.match(clean)
+    return m.group(1).replace("*", "").strip(" _") if m and re.search(r"[^\W\d_]", m.group(1)) else ""
+
+
 def _quotable(text: str) -> bool:
     """Long enough to state something: 12+ characters with a space, or 6+ for Chinese / Korean / Japanese; a table
     row with two cells or more."""

@@ -323,8 +323,7 @@ SENTENCE_MIN_RANK = 0.25
 SECOND_SOURCE_SHARE = 0.6
 # bonuses need some relevance first (chosen): a number counts when the sentence is on topic (semantic > 0.5 or a key
 # term), a heading of the asked kind when the sentence is not off topic (semantic > 0.3 or a key term)
-VALUE_BONUS_MIN_SEMANTIC = 0.5
-SECTION_BONUS_MIN_SEMANTIC = 0.3
+VALUE_BONUS_MIN_SEMANTIC, SECTION_BONUS_MIN_SEMANTIC = 0.5, 0.3
 
 # Language-centred sentence similarity (rag.sentences.SentenceMatrix.stats; used by the sentence channel of
 # retrieval, rag/tools/vector.py, and by the semantic evidence of grading / evaluation / selection). A question ↔
@@ -408,6 +407,7 @@ COOCCUR_MIN_SHARE = 0.67
 # held); not fitted to any corpus's wording:
 TYPE_BONUS = 0.3  # rank bonus of an on-topic sentence stating a value of the asked kind in the asked unit
 CAUSE_BONUS = 0.15  # rank bonus of an on-topic sentence that states a cause (because / 때문 / 因此 …), cause question
+LABEL_BONUS = 0.15  # chosen (VALUE_BONUS's size): a value question's table row / "label: value" line labelled by its word
 # a sentence that states the asked type is quoted when the best sentence does not: first, when it ranks at least
 # this share of the best; after the best, when it ranks at least TYPE_SAME_DOC_SHARE of it and comes from the best
 # sentence's document (the rest of the document that matched best)

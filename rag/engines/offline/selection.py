@@ -12,11 +12,11 @@ from rag.engines.offline.answertype import (NONE, ORGANISATION, STRONG, WEAK, As
 from rag.engines.offline.coverage import (SINO_KOREAN, _name_like, checkable_terms, coverage_of,
                                          question_terms)
 from rag.engines.offline.layout import (_bylines, _is_table_row, _line_key, _list_items, _numbered_items, _quotable,
-                                        _title_lines, is_table_header)
+                                        _title_lines, field_label, is_table_header)
 from rag.engines.offline.parts import asked_parts
 from rag.engines.offline.ranges import asked_amounts, holds_asked_amount
 from rag.engines.offline.rules import (CAUSE_BONUS, CAUSE_SECTION_MAX, COMPARED_SIDE_MIN, CONTINUATION_START,
-                                       INTENT_HEADING_BONUS,
+                                       INTENT_HEADING_BONUS, LABEL_BONUS,
                                        SECOND_SOURCE_SHARE, WANTS_NUMBER,
                                        SECTION_BONUS_MIN_SEMANTIC, SEMANTIC_RANK_WEIGHT, SENTENCE_MIN_RANK,
                                        TABLE_MAX_ROWS, TYPE_BONUS, TYPE_SAME_DOC_SHARE, TYPE_SECOND_SHARE,
@@ -133,6 +133,12 @@ class EvidenceSelector:
                 holds = on_topic and holds_asked_amount(amounts, unit.text)
                 if holds:
                     rank += TYPE_BONUS
+                # a table row or "label: value" line whose label is an asked word states that word's value
+                # ("定金交多少？" → "| 定金 | 蛋糕价格的 30% |", not the cancellation row that mentions 定金)
+                label = "" if intents or not on_topic else field_label(unit.text)
+                labelled = bool(label) and bool(coverage_of(list(focus or terms), label).covered)
+                if labelled:
+                    rank += LABEL_BONUS
                 causal = asked.cause and states_cause(unit.text)
                 scoped = bool(intents) and heading_matches(unit.section, intents)
                 if causal and not scoped and (lex > 0 or sem > SECTION_BONUS_MIN_SEMANTIC):
@@ -146,8 +152,9 @@ class EvidenceSelector:
                 ranked.append(Candidate(rank - 0.01 * pos, pos, j, unit.text, cov, sem, unit.section, scoped,
                                         items.get(" ".join(unit.text.split()), 0), fits, causal,
                                         numbered=" ".join(unit.text.split()) in numbered, title=title))
-                if holds:
-                    ranked[-1].why = "best match; its range holds the amount the question states"
+                if holds or labelled:
+                    ranked[-1].why = ("best match; its range holds the amount the question states" if holds else
+                                      f"best match; its label '{label}' is what the question asks")
                 lexical.append((ranked[-1], share, lex))
         # Where no sentence covers much of the question by its words (a long question with a lead-in, "이번에 제천
         # 의림지점 셀러 담당이 됐는데요, … 몇 퍼센트로 타고 …"), words cannot tell its sentences apart while another
