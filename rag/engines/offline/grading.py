@@ -5,7 +5,8 @@ import re
 
 import numpy as np
 
-from rag.engines.offline.answertype import STRONG, WEAK, answers, asked_for_grading, fit, names_organisation
+from rag.engines.offline.answertype import (STRONG, WEAK, answers, asked_for_grading, fit, names_organisation,
+                                            states_cause)
 from rag.engines.offline.attribute import asked_attribute
 from rag.engines.offline.coverage import (Coverage, _fact_coverage, _name_like, checkable_terms,
                                           coverage_of, credit_months, prepared_text, question_terms, term_script, text_scripts)
@@ -13,7 +14,7 @@ from rag.engines.offline.rules import (BELOW_CORRECT, COOCCUR_MIN_SHARE, COOCCUR
                                        PRESENT_MARKERS, PRESENT_STATED, WANTS_NUMBER,
                                        MISSING_NUMBER_AMBIGUOUS_SHARE, SEMANTIC_FILL, SEMANTIC_STRONG,
                                        TYPED_CONFIRM_FILL, TYPED_MIN_SEMANTIC)
-from rag.engines.offline.semantics import states_number
+from rag.engines.offline.semantics import heading_matches, question_intents, states_number
 from rag.engines.offline.temporal import freshness_requirement
 from rag.engines.offline.relations import asked_relations
 from rag.engines.offline.text import (_contains_phrase, _doc_text_for_grading, _is_number, _norm, _quote, _specific,
@@ -88,7 +89,15 @@ class Grader:
             basis += f"; {typed_note}"
         score = round(min(1.0, max(0.0, score)), 3)
 
-        if lex.content_terms and lex.content_hits == 0 and not (share < 1.0 and sem >= SEMANTIC_STRONG):
+        # "Everyone said it was truck 4's fridge. Was it, or what actually went wrong?": the asking clause names no
+        # matter, only that a cause is asked (the statement before it names the event); a text that speaks of the
+        # event and states a cause meets it
+        cause_met = bool(lex.content_terms) and lex.content_hits == 0 and _states_the_asked_cause(
+            question, terms, focus, lex, ev)
+        if cause_met:
+            basis += "; the asking clause asks only for a cause, which this text states"
+        if (lex.content_terms and lex.content_hits == 0 and not cause_met
+                and not (share < 1.0 and sem >= SEMANTIC_STRONG)):
             label, why = "incorrect", "none of the asked-about words " + _quote(lex.content_terms, 4)
             score = min(score, INCORRECT_SCORE_CAP)
         elif not terms and score >= r.correct_score:
@@ -106,7 +115,8 @@ class Grader:
         else:
             label, why = "incorrect", f"score {score:.2f} < {r.ambiguous_score}"
         if label == "correct":
-            demoted = self._asked_value_missing(question, text, ev, check, share)
+            demoted = ("no word of the asking clause confirms which cause is asked" if cause_met
+                       else self._asked_value_missing(question, text, ev, check, share))
             if demoted:
                 label, why = "ambiguous", demoted
                 score = min(score, r.correct_score - BELOW_CORRECT)
@@ -303,3 +313,11 @@ def _numbers_in_headings(question: str, cov: Coverage, ev) -> Coverage:
         cov.credit[t] = 1.0
         cov.how[t] = "in a heading" + (f" {found.how[t]}" if found.how.get(t, "exact") != "exact" else "")
     return cov
+
+
+def _states_the_asked_cause(question: str, terms: list[str], focus: set[str], lex: Coverage, ev) -> bool:
+    """A cause question whose asking clause is only part of the question, over a text that holds some of the other
+    clauses' words and states a cause (a cause sentence or a section under a cause heading)."""
+    if not (focus and set(terms) - focus and lex.covered and "cause" in question_intents(question)):
+        return False
+    return any(states_cause(u.text) or heading_matches(u.section, {"cause"}) for u in ev.units)
