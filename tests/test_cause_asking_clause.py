@@ -88,3 +88,16 @@ def test_the_agent_quotes_the_real_cause(kb, engine):
     run = run_question(QUESTION, kb, engine, kb.settings)
     assert run.error is None, run.error
     assert "ticket scanner" in run.answer, run.answer
+
+
+@pytest.mark.parametrize("question, cause", [
+    ("They told us the cans went stale in the container. Was that really it, or what actually let the lot through?",
+     True),
+    ("People blame the boiler for the cold showers. Is that really what happened, or was it something else?", True),
+    ("Is it really true that the ferry leaves at 06:30?", False),  # a fact to confirm, no alternative asked
+    ("Was it really that cheap?", False),
+])
+def test_a_premise_doubted_with_an_alternative_asks_for_the_cause(question, cause):
+    from rag.engines.offline.semantics import question_intents
+
+    assert ("cause" in question_intents(question)) is cause

@@ -189,7 +189,6 @@ RELATION_SLOTS: tuple[tuple[str, str], ...] = (
 STATISTIC_TERMS = frozenset("평균 합계 총합 총계 비율 중앙값 통계 average mean median total sum percentage ratio "
                             "statistics 平均 总计 合计 比例 中位数 统计".split())
 
-
 # language: Korean endings and question fillers (not fitted to a corpus)
 # Korean endings stripped from a question's key terms so that "판정되면", "갱신해", "팀의" meet "판정", "갱신", "팀".
 # Long endings always; verb endings only from stems of 2+ syllables; particles only from 2-syllable words
@@ -289,10 +288,11 @@ LANGUAGE_ANCHORS: dict[str, tuple[str, ...]] = {
 # heading that scopes the answer ("## Root cause", "## 원인", "## 原因"). Sentences under a matching heading are
 # preferred as evidence (bonus added to their rank).
 # language (not tuned): the ways a question asks what really lay behind an event, beyond "why" and "cause" ("what went
-# wrong", "what was behind it", "were down to / blamed on", "뭐가 문제였", "어쩌다", "怎么会", "问题出在", "怎么 … 没 …");
-# read by INTENT_CUES["cause"] and answertype's cause question
+# wrong", "what was behind it", "were down to / blamed on", "was that really it, or", "뭐가 문제였", "어쩌다", "怎么会"); read by
+# INTENT_CUES["cause"] and answertype's cause question
 CAUSE_ASKED = (r"\bwent wrong\b|\b(?:was|is|were|really|actually) behind\b|\b(?:was|were|is|are|been) down to\b|"
                r"\bblamed? (?:on|for)\b|\bto blame\b|\bhow come\b|"
+               r"\b(?:was|is) (?:that|it) really (?:it|so|true|what happened), or\b|"
                r"어째서|어쩌다|(?:뭐|무엇|무슨|어떤\s?게)가?\s?문제(?:였|이었|였던|인|야|예요|입니까|가)|"
                r"为啥|怎么会|怎么回事|问题出在|出了什么问题|什么问题|怎么[^？?，,。]{0,20}[没不]")
 INTENT_CUES: dict[str, str] = {
