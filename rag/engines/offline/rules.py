@@ -222,7 +222,6 @@ _QUESTION_WORDS = (r"얼마|며칠|몇|무엇|뭐|누구|누가|어디|언제|�
                    r"\b(what|which|who|whom|whose|when|where|why|how)\b|什么|哪|谁|多少|几|怎么|如何|为什么")
 _QUESTION_CUES = re.compile(r"[?？]|" + _QUESTION_WORDS)
 
-
 # measured on the bundled e5 embedder over sample_docs
 # Similarity ranges in which each embedder family spreads "unrelated" .. "on topic" (rescaled to 0..1).
 # multilingual-e5 compresses cosine similarities into roughly 0.75-0.95.
@@ -230,7 +229,6 @@ _QUESTION_CUES = re.compile(r"[?？]|" + _QUESTION_WORDS)
 # sample_docs questions the old whole-chunk range (0.80, 0.92) maps to (0.824, 0.919) (linear fit, r = 0.90).
 # A knowledge base ingested before sentence vectors keeps whole-chunk vectors and is graded a little stricter.
 SIMILARITY_RANGES = {"e5": (0.825, 0.92), "openai": (0.20, 0.60), "default": (0.30, 0.80)}
-
 
 # grading details (pre-existing, tuned on sample_docs): a graph fact's score = entity + relation + key-term weights;
 # an incorrect document's score is capped; a capped "not quite correct" score sits this far below correct_score;
@@ -407,7 +405,9 @@ COOCCUR_MIN_SHARE = 0.67
 # held); not fitted to any corpus's wording:
 TYPE_BONUS = 0.3  # rank bonus of an on-topic sentence stating a value of the asked kind in the asked unit
 CAUSE_BONUS = 0.15  # rank bonus of an on-topic sentence that states a cause (because / 때문 / 因此 …), cause question
-LABEL_BONUS = 0.15  # chosen (VALUE_BONUS's size): a value question's table row / "label: value" line labelled by its word
+# chosen (VALUE_BONUS's size): rank bonus of a table row / "label: value" line whose label is an asked word (not for a
+# cause / procedure / comparison question: a section answers those)
+LABEL_BONUS = 0.15
 # a sentence that states the asked type is quoted when the best sentence does not: first, when it ranks at least
 # this share of the best; after the best, when it ranks at least TYPE_SAME_DOC_SHARE of it and comes from the best
 # sentence's document (the rest of the document that matched best)

@@ -65,7 +65,7 @@ class EvidenceSelector:
         """Every quotable sentence of the docs, best first.
 
         rank = share × key-term coverage + (1 − share) × semantic match + w × semantic match (+ value, range,
-        heading bonuses; the range bonus: a range that holds the amount the question states of its own case,
+        label, heading bonuses; the range bonus: a range that holds the amount the question states of its own case,
         ``ranges``), where share is the part of the key terms the document could contain as written (its language):
         a same-language document is judged by its words first, another language's by meaning. When the best key-term
         coverage of any sentence is low, meaning fills part of the gap in the confirmed documents (see below).
