@@ -94,6 +94,9 @@ class _Registry:
     def __init__(self, path: Path) -> None:
         self.path = path
         with closing(self._connect()) as conn, conn:
+            # one writer at a time: a second process opening a new knowledge base waits here and then sees the
+            # columns the first one added (two ALTER TABLEs of the same column failed: "duplicate column name")
+            conn.execute("BEGIN IMMEDIATE")
             conn.execute("""CREATE TABLE IF NOT EXISTS documents (
                 doc_id TEXT PRIMARY KEY, source TEXT NOT NULL, n_chunks INTEGER NOT NULL,
                 n_chars INTEGER NOT NULL, n_entities INTEGER NOT NULL DEFAULT 0,

@@ -62,17 +62,20 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
 
 
 def migrate(db: sqlite3.Connection) -> list[str]:
-    """Apply every migration not yet recorded; returns the names applied now."""
-    db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
-    done = {row[0] for row in db.execute("SELECT name FROM _migrations")}
+    """Apply every migration not yet recorded; returns the names applied now. One transaction under the write lock
+    (BEGIN IMMEDIATE): a second process opening the same store waits, then finds them recorded; they land whole or
+    not at all."""
     applied = []
-    for name, function in MIGRATIONS:
-        if name in done:
-            continue
-        with db:  # one transaction per migration: it lands whole or not at all
+    with db:
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+        done = {row[0] for row in db.execute("SELECT name FROM _migrations")}
+        for name, function in MIGRATIONS:
+            if name in done:
+                continue
             function(db)
             db.execute("INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (name, now_iso()))
-        applied.append(name)
+            applied.append(name)
     return applied
 
 
