@@ -60,7 +60,7 @@ def engine(kb):
 def test_the_root_cause_section_meets_an_asking_clause_that_asks_only_for_a_cause(kb, engine):
     doc, grade = best_grade(kb, engine, QUESTION, "ferry_delay_2026_05.md")
     assert grade.label != "incorrect", grade.reason
-    assert "asks only for a cause, which this text states" in grade.reason, grade.reason
+    assert "the question asks for a cause and this text states one" in grade.reason, grade.reason
     assert "none of the asked-about words" not in grade.reason
 
 
@@ -74,14 +74,16 @@ def test_a_cause_of_something_the_question_does_not_name_is_still_rejected(kb, e
     # the bakery report states a cause but holds none of the statement's words
     _, grade = best_grade(kb, engine, QUESTION, "bakery_report.md")
     assert grade.label == "incorrect", grade.reason
-    assert "asks only for a cause" not in grade.reason
+    assert "asks for a cause and this text states one" not in grade.reason
 
 
-def test_an_asking_clause_that_names_the_matter_keeps_its_words(kb, engine):
-    # "Why was the timetable changed?" names what it asks about: no exemption, the report does not speak of it
-    _, grade = best_grade(kb, engine, "The ferry was late in May. Why was the timetable changed?",
-                          "ferry_delay_2026_05.md")
-    assert "asks only for a cause" not in grade.reason, grade.reason
+def test_the_exemption_never_grades_a_text_correct(kb, engine):
+    # the rule cannot tell a frame word from matter the text lacks ("harbour parking charges" are named nowhere): a
+    # text it lets through is graded at most ambiguous, whatever its score
+    for question in (QUESTION, "The ferry was late in May. Why were the harbour parking charges raised that summer?"):
+        _, grade = best_grade(kb, engine, question, "ferry_delay_2026_05.md")
+        assert "asks for a cause and this text states one" in grade.reason, grade.reason
+        assert grade.label != "correct", grade.reason
 
 
 def test_the_agent_quotes_the_real_cause(kb, engine):

@@ -89,13 +89,14 @@ class Grader:
             basis += f"; {typed_note}"
         score = round(min(1.0, max(0.0, score)), 3)
 
-        # "Everyone said it was truck 4's fridge. Was it, or what actually went wrong?": the asking clause names no
-        # matter, only that a cause is asked (the statement before it names the event); a text that speaks of the
-        # event and states a cause meets it
+        # "Everyone said it was truck 4's fridge. Was it, or what actually went wrong?": the asking clause's words
+        # ('actually', 'went', 'wrong') often name no matter, only that a cause is asked, and the statement beside it
+        # names the event. The rule does not tell such words from matter the text lacks: a text that holds the
+        # statement's words and states a cause is let through, but never graded above ambiguous (below)
         cause_met = bool(lex.content_terms) and lex.content_hits == 0 and _states_the_asked_cause(
             question, terms, focus, lex, ev)
         if cause_met:
-            basis += "; the asking clause asks only for a cause, which this text states"
+            basis += "; none of the asking clause's words, but the question asks for a cause and this text states one"
         if (lex.content_terms and lex.content_hits == 0 and not cause_met
                 and not (share < 1.0 and sem >= SEMANTIC_STRONG)):
             label, why = "incorrect", "none of the asked-about words " + _quote(lex.content_terms, 4)
