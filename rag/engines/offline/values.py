@@ -68,9 +68,10 @@ _UNIT_OF = {}
 for _w, _cls in _ALL_UNITS:
     _UNIT_OF.setdefault(_w, _cls)
 _LATIN_UNIT = re.compile(r"[a-z% -]+")
-# a number (digits, Chinese or Korean numerals) and the unit word after it
+# a number (digits, Chinese or Korean numerals) and the unit word after it; English joins them with a hyphen when they
+# qualify a noun ("a four-hour course", "a 30-day notice")
 _QUANTITY = re.compile(
-    rf"(?<![A-Za-z0-9.\-])(?P<n>{_NUM}|{_ZH_NUM}|{_KO_NUM}|\b{_EN_NUM})\s?(?:여|余|多|여\s)?\s?"
+    rf"(?<![A-Za-z0-9.\-])(?P<n>{_NUM}|{_ZH_NUM}|{_KO_NUM}|\b{_EN_NUM})(?:-(?=[A-Za-z]))?\s?(?:여|余|多|여\s)?\s?"
     rf"(?P<u>{_unit_alternation(tuple(w for w, _ in _ALL_UNITS))})"
     r"(?P<after>[A-Za-z]?)", re.I)
 _MONEY_BEFORE = re.compile(rf"[{_CURRENCY_SIGN}]\s?{_NUM}|\b(?:krw|usd|eur|rmb|cny)\s?{_NUM}", re.I)
