@@ -238,7 +238,7 @@ def test_a_partial_answer_shows_each_term_in_its_best_ranked_sentence(settings):
 @pytest.mark.parametrize("question, label", [
     ("What's the longest my hamster can stay while I'm away?", "duration"),
     ("what is the minimum order you will deliver?", "quantity"),
-    ("What's the highest water temperature allowed?", "quantity"),
+    ("What's the highest water temperature allowed?", "temperature"),  # a temperature (twenty-seventh session)
     ("parking no-show fee?", "money"),
     ("주차 위약금은?", "money"),
     ("押金？", "money"),

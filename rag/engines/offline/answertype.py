@@ -98,6 +98,14 @@ _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
     (r"\bhow (?:far(?! apart)|tall|high|wide|deep)\b|얼마나\s?(?:멀|먼|높|깊)|" + _AMOUNT_ASKED +
      r"(?=.*(?:\b(?:distance|height|width|depth)\b|(?<![가-힣])거리|높이|너비|깊이|多远|距离|多高|高度|宽度|深度))",
      frozenset({"quantity"}), frozenset({"length"}), "length"),
+    # a temperature asked ("how hot", "몇 도", "多少度", "what's the highest water temperature", "온도는 얼마"); a
+    # temperature noun only where the amount is asked of it ("How much citrus was in the room whose temperature
+    # climbed?" asks for citrus)
+    (r"\bhow (?:hot|cold|warm|cool)\b|\b(?:what|which) temperature\b|몇\s?도(?!(?!정도|까지|에서|이상|이하)[가-힣](?<![에로를는가야예였이인쯤나씩라고]))|"
+     r"얼마나\s?(?:뜨거|뜨겁|차가|차갑|따뜻|따듯)|多少度|几度|多热|多冷|"
+     r"\bwhat(?:'s| is| was| are| were) the (?:[a-z\-]+ ){0,2}?temperatures?\b|"
+     r"(?:온도|수온|기온|체온)(?:은|는|가|를)?\s?(?:얼마|몇)|(?:温度|水温|气温|体温)(?:是|为|要|应)?(?:多少|几)",
+     frozenset({"quantity"}), frozenset({"temperature"}), "temperature"),
 )
 _ASKS_BEFORE_COUNTS = 7  # year, month, time of day, weekday, day, age, percent come before "how many <unit>"; duration, money after
 # asked after "how many …" ("How many parcels were delayed when the scanners failed?" asks for a number)
@@ -267,7 +275,8 @@ def fit(asked: AskedType, sentence: str, values: list[Value] | None = None) -> i
         if v.kind == "money" and asked.currency and currency_of(v.text) not in ("", asked.currency):
             continue  # "210 won per kg" does not say how many dollars
         if v.kind != "quantity" or not asked.units:
-            strong = v.kind != "quantity" or bool(v.unit)
+            # a temperature answers only a question that asks for one (units), not a bare "how much / 얼마"
+            strong = v.kind != "quantity" or (bool(v.unit) and v.unit != "temperature")
             if not strong and asked.kinds & {"money", "percent"} and not asked.units:
                 strong = False
             best = max(best, STRONG if strong else WEAK)

@@ -25,9 +25,12 @@ UNIT_WORDS: dict[str, tuple[str, ...]] = {
                "employees", "staff", "students", "participants", "applicants", "guests", "customers", "users",
                "workers", "readers", "children", "adults", "volunteers"),
     "age": ("살", "세", "岁", "歲", "years old", "year-old"),
-    "money": ("원", "만원", "만 원", "억원", "won", "krw", "usd", "eur", "dollars", "dollar", "euros", "euro", "yuan",
-              "rmb", "cny", "元", "块", "塊", "美元", "欧元", "韩元", "万元", "달러", "유로", "위안", "美金", "日元", "円", "엔화"),
+    "money": ("원", "만원", "만 원", "억원", "억 원", "천원", "천 원", "천만 원", "천만원", "백만 원", "백만원", "won", "krw", "usd", "eur", "dollars", "dollar", "euros", "euro", "yuan",
+              "rmb", "cny", "元", "块", "塊", "美元", "欧元", "韩元", "万元", "亿元", "万韩元", "亿韩元",
+              "万美元", "million won", "billion won", "million yuan", "million dollars", "million euros", "달러", "유로", "위안", "美金", "日元", "円", "엔화"),
     "percent": ("%", "퍼센트", "프로", "percent", "per cent"),
+    # a temperature; 도 / 度 only after digits (a Chinese numeral before 度 is "once": 一度), not 도시 / 度电 (kWh)
+    "temperature": ("°C", "℃", "°F", "℉", "도", "度", "degrees celsius", "degrees fahrenheit", "degrees"),
     "length": ("km", "m", "cm", "mm", "미터", "킬로미터", "米", "公里", "meters", "metres", "kilometers", "kilometres"),
     "weight": ("kg", "g", "t", "톤", "킬로그램", "그램", "吨", "公斤", "千克", "克", "tons", "tonnes", "kilograms"),
     "times": ("회", "번", "차례", "次", "遍", "times"),
@@ -148,6 +151,9 @@ _PLACE = re.compile(
 
 # language: words that begin with 배 and are no multiple (배송 delivery, 배달, 배차 dispatch, 배치, 배정, 배터리, 배포)
 _NOT_MULTIPLE = re.compile(r"배[송달차치정터포]")
+# after 도 / 度 of a temperature: the end of the word, a particle or a following word ("60도 이상", "4도로", "몇 도였어"),
+# not another syllable of a word (도시, 도스 "doses", 도서 …), nor 度电 (kWh)
+_NOT_DEGREE = re.compile(r"(?!정도|까지|에서|이상|이하)(?:[가-힣](?<![에로를는가야예였이인쯤나씩라고])|电)")
 # language: loanwords that begin with 프로 (project, program, process, professional …), not the spoken percent
 _LOANWORD_AFTER_PRO = re.compile(r"프로[그젝세토필듀모파]")
 
@@ -158,7 +164,8 @@ def _unit_class(word: str) -> str:
         return _UNIT_OF[word]
     for w, cls in _ALL_UNITS:  # "days before" → "days"; "명이었" → "명"
         if word.startswith(w) and (not re.fullmatch(r"[a-z]+", w) or re.match(rf"{re.escape(w)}\b", word)):
-            if _LOANWORD_AFTER_PRO.match(word) or (cls == "multiple" and _NOT_MULTIPLE.match(word)):
+            if _LOANWORD_AFTER_PRO.match(word) or (cls == "multiple" and _NOT_MULTIPLE.match(word)) or (
+                    cls == "temperature" and w in ("도", "度") and _NOT_DEGREE.match(word[1:])):
                 continue  # "몇 프로젝트", "몇 프로그램": a loanword, not 프로 (percent); "몇 배차": no multiple
             return cls
     return ""
@@ -216,6 +223,8 @@ def stated_values(sentence: str) -> list[Value]:
         cls = _UNIT_OF.get(word, _UNIT_OF.get(word.lower(), ""))
         if cls == "multiple" and _NOT_MULTIPLE.match(s[m.start("u"):]):
             continue  # "3배송", "2배터리": a word that begins with 배, not a multiple
+        if cls == "temperature" and word in ("도", "度") and (not m.group("n")[0].isdigit() or _NOT_DEGREE.match(s[m.end():])):
+            continue  # "一度" (once), "3도시", "100度电" (kWh): no temperature
         if cls == "yearspan" and re.fullmatch(r"(?:1[6-9]|20|21)\d\d", m.group("n")):
             continue  # "2021년" is a year (found above), not a span of years
         if cls == "day" and word in ("日", "일") and re.search(r"(?:月|월)\s?$", s[:m.start()]):

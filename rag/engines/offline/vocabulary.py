@@ -185,11 +185,12 @@ NO_VALUE_FRAMES: dict[str, str] = {
 ASKED_LABELS: dict[str, dict[str, str]] = {
     "ko": {"year": "연도", "month": "월", "time of day": "시각", "weekday": "요일", "age": "나이", "percent": "비율", "duration": "기간",
            "money": "금액", "date or time": "날짜나 시각", "quantity": "수량",
-           "frequency": "빈도", "person": "사람", "place": "장소"},
+           "frequency": "빈도", "person": "사람", "place": "장소", "weight": "무게", "length": "길이", "temperature": "온도"},
     "en": {"year": "year", "month": "month", "time of day": "time of day", "weekday": "day of the week", "age": "age",
            "percent": "percentage", "duration": "duration", "money": "amount of money", "date or time": "date or time",
-           "quantity": "number", "frequency": "frequency", "person": "person", "place": "place"},
+           "quantity": "number", "frequency": "frequency", "person": "person", "place": "place", "weight": "weight",
+           "length": "length", "temperature": "temperature"},
     "zh": {"year": "年份", "month": "月份", "time of day": "时间", "weekday": "星期", "age": "年龄", "percent": "比例", "duration": "时长",
            "money": "金额", "date or time": "日期或时间", "quantity": "数量",
-           "frequency": "频率", "person": "人员", "place": "地点"},
+           "frequency": "频率", "person": "人员", "place": "地点", "weight": "重量", "length": "长度", "temperature": "温度"},
 }
