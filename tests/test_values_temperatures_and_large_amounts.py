@@ -1,10 +1,13 @@
-"""Temperatures, and amounts of money written with a large-number word apart from the currency (twenty-seventh
+"""Temperatures, nights of a stay, volumes of liquid, and amounts of money written with a large-number word apart from the currency (twenty-seventh
 session, issue 8; sentences written for this test).
 
 - A temperature ("134 °C", "4℃", "60도", "60 度", "70 degrees") is a quantity in its own unit class: "How hot does the
   flushing water need to be?", "몇 도로", "多少度", "온도는 얼마" ask for it, and a bare "how much" is not answered by
   it (it was a bare number before, and any number answered "how hot"). 도 / 度 count only after digits and before
   the end of the word or a particle: "一度" is "once", "3도시" three cities, "312도스" doses, "100度电" kilowatt-hours.
+- Nights of a stay ("14 nights", "2박", "3 晚") are a duration ("how many nights", "몇 박까지", "几晚", "how long
+  can it board"); 박 / 晚 only after digits and not inside a word ("3박스" are boxes, "晚上" is the evening). Litres
+  and millilitres ("450mL", "2,000리터", "5 升") are a volume of liquid.
 - "46억 원", "3천 원", "780 万韩元", "3 亿元", "30 million won" are money (they were bare numbers, or "万韩元" without
   its number), so "연구비는 얼마였어?" finds them.
 """
@@ -31,6 +34,12 @@ def _values(sentence: str) -> list[tuple[str, str, str]]:
     ("分院报废了全部疫苗，损失约 780 万韩元。", ("money", "money", "780 万韩元")),
     ("双方共投资 3 亿元。", ("money", "money", "3 亿元")),
     ("Each group receives a base allocation of 30 million won per year.", ("money", "money", "30 million won")),
+    ("Small pets board for 15,000 KRW per night, for up to 14 nights.", ("quantity", "night", "14 nights")),
+    ("제주 연수는 2박 3일 일정이다.", ("quantity", "night", "2박")),
+    ("客人最多可连住 3 晚。", ("quantity", "night", "3 晚")),
+    ("한 번에 최대 450mL까지 채혈한다.", ("quantity", "liquid", "450mL")),
+    ("물탱크 용량은 2,000리터다.", ("quantity", "liquid", "2,000리터")),
+    ("每次最多 5 升。", ("quantity", "liquid", "5 升")),
 ])
 def test_the_value_is_read_with_its_unit(sentence, value):
     assert value in _values(sentence)
@@ -63,6 +72,23 @@ def test_a_temperature_in_the_question_does_not_make_it_ask_for_one():
     assert fit(asked, "이 방에는 수출 등급 감귤 42톤이 보관돼 있었다.") == STRONG
     assert fit(asked, "3번 저온실의 온도가 올라 최고 13.8℃를 기록했다.") < STRONG  # a bare "how much"
     assert asked_type("Why did the temperature in the cold room rise?").units == frozenset()
+
+
+@pytest.mark.parametrize("sentence", ["사과 3박스를 샀다.", "门店 晚上 10 点关门。"])
+def test_no_nights_in_another_word(sentence):
+    assert not [v for v in stated_values(sentence) if v.unit == "night"]
+
+
+@pytest.mark.parametrize("question", ["How many nights can my hamster stay?", "최대 몇 박까지 맡길 수 있어요?", "最多可以住几晚？",
+                                      "How long can my rabbit board?"])
+def test_a_stay_is_answered_by_its_nights(question):
+    assert fit(asked_type(question), "Small pets board for 15,000 KRW per night, for up to 14 nights.") == STRONG
+
+
+def test_a_bare_amount_asked_is_not_answered_by_nights():
+    asked = asked_type("시안 호텔 공항 픽업 차는 편도 얼마예요?")
+    assert fit(asked, "You can stay at any hotel at half the public rate, up to six nights a year.") < STRONG
+    assert fit(asked, "机场专车单程人民币 260 元。") == STRONG
 
 
 def test_a_large_amount_answers_a_money_question():

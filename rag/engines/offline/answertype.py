@@ -54,6 +54,8 @@ class AskedType:
 NO_TYPE = AskedType(frozenset())
 
 _TEMPORAL = frozenset({"date", "year", "weekday", "time"})
+# unit classes that answer a question only when it names them ("몇 도", "how many nights"), not a bare amount asked
+_ASKED_BY_NAME_ONLY = frozenset({"temperature", "night"})
 # an amount asked somewhere in the question (a lookahead): "얼마", "多少", "what is", "maximum" … — what makes a
 # dimension noun ("체중", "distance") a dimension asked rather than a topic
 _AMOUNT_ASKED = (r"(?=.*(?:얼마|몇|多少|几|\bhow much\b|\bwhat(?:'s| is| are| was| were)\b|최대|최소|最多|最少|最低|最高|"
@@ -275,8 +277,9 @@ def fit(asked: AskedType, sentence: str, values: list[Value] | None = None) -> i
         if v.kind == "money" and asked.currency and currency_of(v.text) not in ("", asked.currency):
             continue  # "210 won per kg" does not say how many dollars
         if v.kind != "quantity" or not asked.units:
-            # a temperature answers only a question that asks for one (units), not a bare "how much / 얼마"
-            strong = v.kind != "quantity" or (bool(v.unit) and v.unit != "temperature")
+            # a temperature or a number of nights answers only a question that asks for one (units), not a bare
+            # "how much / 얼마" ("편도 얼마예요?" is not answered by "up to six nights a year")
+            strong = v.kind != "quantity" or (bool(v.unit) and v.unit not in _ASKED_BY_NAME_ONLY)
             if not strong and asked.kinds & {"money", "percent"} and not asked.units:
                 strong = False
             best = max(best, STRONG if strong else WEAK)

@@ -18,6 +18,8 @@ UNIT_WORDS: dict[str, tuple[str, ...]] = {
     "week": ("주", "주일", "주간", "周", "星期", "weeks", "week"),
     "month": ("개월", "달", "个月", "個月", "months", "month"),
     "yearspan": ("년", "년간", "年", "years", "year"),
+    # nights of a stay ("14 nights", "2박", "3 晚"); 박 / 晚 only after digits and not inside a word (3박스 are boxes)
+    "night": ("박", "晚", "nights", "night"),
     "hour": ("시간", "小时", "個小時", "个小时", "钟头", "hours", "hour", "hrs", "hr", "h"),
     "minute": ("분", "分钟", "分鐘", "minutes", "minute", "mins", "min"),
     "second": ("초", "秒", "seconds", "second", "secs", "sec"),
@@ -29,6 +31,7 @@ UNIT_WORDS: dict[str, tuple[str, ...]] = {
               "rmb", "cny", "元", "块", "塊", "美元", "欧元", "韩元", "万元", "亿元", "万韩元", "亿韩元",
               "万美元", "million won", "billion won", "million yuan", "million dollars", "million euros", "달러", "유로", "위안", "美金", "日元", "円", "엔화"),
     "percent": ("%", "퍼센트", "프로", "percent", "per cent"),
+    "liquid": ("mL", "ml", "리터", "밀리리터", "升", "毫升", "公升", "litres", "liters", "litre", "liter", "ℓ"),
     # a temperature; 도 / 度 only after digits (a Chinese numeral before 度 is "once": 一度), not 도시 / 度电 (kWh)
     "temperature": ("°C", "℃", "°F", "℉", "도", "度", "degrees celsius", "degrees fahrenheit", "degrees"),
     "length": ("km", "m", "cm", "mm", "미터", "킬로미터", "米", "公里", "meters", "metres", "kilometers", "kilometres"),
@@ -49,14 +52,17 @@ UNIT_WORDS: dict[str, tuple[str, ...]] = {
              "tickets", "seats", "kinds", "types"),
 }
 COUNTED = frozenset({"volume", "machine", "case", "vessel", "site", "item"})
-DURATION_UNITS = frozenset({"day", "week", "month", "yearspan", "hour", "minute", "second"})
+DURATION_UNITS = frozenset({"day", "night", "week", "month", "yearspan", "hour", "minute", "second"})
 _CURRENCY_SIGN = "$€£¥₩"
 
 _NUM = r"\d+(?:[.,]\d+)*"
 _ZH_NUM = r"[一二三四五六七八九十两百千万半]+"
-_KO_NUM = r"(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|스무|서른)"
-_EN_NUM = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
-           r"sixty|ninety|hundred)")
+# Korean native numerals, tens with their units first ("열두 시간" is 12 hours, not 두 시간)
+_KO_NUM = (r"(?:(?:열|스물|서른|마흔|쉰)(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|"
+           r"스무|서른|마흔|쉰)")
+_EN_NUM = (r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(?:one|two|three|four|five|six|seven|eight|"
+           r"nine)|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
+           r"sixty|seventy|eighty|ninety|hundred)")
 # Korean words that are a count of days by themselves (language; not 하루, which mostly means "per day": 하루 근무 시간)
 KO_DAY_COUNTS = {"이틀": 2, "사흘": 3, "나흘": 4, "닷새": 5, "엿새": 6, "이레": 7, "열흘": 10, "보름": 15}
 _KO_DAYS = re.compile(r"(?<![가-힣])(?:" + "|".join(KO_DAY_COUNTS) + ")")
@@ -77,6 +83,12 @@ _QUANTITY = re.compile(
     rf"(?<![A-Za-z0-9.\-])(?P<n>{_NUM}|{_ZH_NUM}|{_KO_NUM}|\b{_EN_NUM})(?:-(?=[A-Za-z]))?\s?(?:여|余|多|여\s)?\s?"
     rf"(?P<u>{_unit_alternation(tuple(w for w, _ in _ALL_UNITS))})"
     r"(?P<after>[A-Za-z]?)", re.I)
+# one unit with an article after a word of time taken ("takes an hour", "within a week", "at least a month", "half an
+# hour"); not "once a week" / "twice a day", which are frequencies
+_ONE_UNIT = re.compile(r"\b(?:within|takes?|took|taking|lasts?|lasted|lasting|for|after|about|around|least|most|up to|than|"
+                       r"only|just|over|under)\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|almost\s+)?"
+                       r"(?P<v>(?:half\s+)?an?\s+(?:full\s+)?(?P<u>hour|day|week|month|year|minute|night|fortnight))\b", re.I)
+_ONE_UNIT_CLASS = {"year": "yearspan", "fortnight": "week"}
 _MONEY_BEFORE = re.compile(rf"[{_CURRENCY_SIGN}]\s?{_NUM}|\b(?:krw|usd|eur|rmb|cny)\s?{_NUM}", re.I)
 
 _MONTHS_EN = ("january|february|march|april|may|june|july|august|september|october|november|december|"
@@ -153,6 +165,7 @@ _PLACE = re.compile(
 _NOT_MULTIPLE = re.compile(r"배[송달차치정터포]")
 # after 도 / 度 of a temperature: the end of the word, a particle or a following word ("60도 이상", "4도로", "몇 도였어"),
 # not another syllable of a word (도시, 도스 "doses", 도서 …), nor 度电 (kWh)
+_NOT_NIGHT = re.compile(r"[가-힣](?<![에을은이간씩도만째까])|上|饭|餐|班|会")  # 박스 (a box), 晚上 / 晚饭 / 晚班
 _NOT_DEGREE = re.compile(r"(?!정도|까지|에서|이상|이하)(?:[가-힣](?<![에로를는가야예였이인쯤나씩라고])|电)")
 # language: loanwords that begin with 프로 (project, program, process, professional …), not the spoken percent
 _LOANWORD_AFTER_PRO = re.compile(r"프로[그젝세토필듀모파]")
@@ -165,7 +178,8 @@ def _unit_class(word: str) -> str:
     for w, cls in _ALL_UNITS:  # "days before" → "days"; "명이었" → "명"
         if word.startswith(w) and (not re.fullmatch(r"[a-z]+", w) or re.match(rf"{re.escape(w)}\b", word)):
             if _LOANWORD_AFTER_PRO.match(word) or (cls == "multiple" and _NOT_MULTIPLE.match(word)) or (
-                    cls == "temperature" and w in ("도", "度") and _NOT_DEGREE.match(word[1:])):
+                    cls == "temperature" and w in ("도", "度") and _NOT_DEGREE.match(word[1:])) or (
+                    cls == "night" and w in ("박", "晚") and _NOT_NIGHT.match(word[1:])):
                 continue  # "몇 프로젝트", "몇 프로그램": a loanword, not 프로 (percent); "몇 배차": no multiple
             return cls
     return ""
@@ -225,6 +239,8 @@ def stated_values(sentence: str) -> list[Value]:
             continue  # "3배송", "2배터리": a word that begins with 배, not a multiple
         if cls == "temperature" and word in ("도", "度") and (not m.group("n")[0].isdigit() or _NOT_DEGREE.match(s[m.end():])):
             continue  # "一度" (once), "3도시", "100度电" (kWh): no temperature
+        if cls == "night" and word in ("박", "晚") and (not m.group("n")[0].isdigit() or _NOT_NIGHT.match(s[m.end():])):
+            continue  # "3박스" (boxes), "晚上" (evening): no nights
         if cls == "yearspan" and re.fullmatch(r"(?:1[6-9]|20|21)\d\d", m.group("n")):
             continue  # "2021년" is a year (found above), not a span of years
         if cls == "day" and word in ("日", "일") and re.search(r"(?:月|월)\s?$", s[:m.start()]):
@@ -238,6 +254,11 @@ def stated_values(sentence: str) -> list[Value]:
         out.append(Value("money" if cls == "money" else "percent" if cls == "percent" else "quantity", cls,
                          m.group(0).strip()))
         spans.append(m.span())
+    for m in _ONE_UNIT.finditer(s):  # "It takes an hour", "within a week"
+        if not any(a <= m.start("v") < b for a, b in spans):
+            unit = m.group("u").lower()
+            out.append(Value("quantity", _ONE_UNIT_CLASS.get(unit, unit), m.group("v")))
+            spans.append(m.span("v"))
     for m in _MODIFIED_COUNT.finditer(s):  # "212 online bookings", "126 adult passengers"
         if any(a <= m.start() < b for a, b in spans) or _UNIT_OF.get(m.group("mod").lower()):
             continue
