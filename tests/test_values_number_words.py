@@ -45,3 +45,9 @@ def test_how_long_is_answered_by_an_hour():
     assert fit(asked, "Approval takes an hour.") == STRONG
     assert fit(asked, "Approval is given by the lab manager.") < STRONG
 
+
+
+def test_a_chinese_percentage_keeps_its_number():
+    # "百分之三十" was read as "百分之" alone: a percentage whose number no check could compare
+    assert [(v.kind, v.text) for v in stated_values("退款为订单金额的百分之三十。")] == [("percent", "百分之三十")]
+    assert [(v.kind, v.text) for v in stated_values("押金为百分之 30。")] == [("percent", "百分之 30")]

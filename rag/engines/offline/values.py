@@ -95,8 +95,11 @@ _MONTHS_EN = ("january|february|march|april|may|june|july|august|september|octob
               "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
 _YEAR = re.compile(r"(?<![\d.,:])(?:1[6-9]|20|21)\d\d(?!\d|[.,]\d)(?:\s?년|年)?")
 _DATE = re.compile(
+    # a full date with dots or slashes, year first ("2024.03.15", "2024. 3. 15.", "2024/3/15"), as Korean and Chinese
+    # documents write it
+    rf"(?<![\d.])(?:19|20)\d\d\s?\.\s?\d{{1,2}}\s?\.\s?\d{{1,2}}(?!\d)\.?|(?<![\d/])(?:19|20)\d\d/\d{{1,2}}/\d{{1,2}}(?!\d)|"
     rf"\d{{1,2}}\s?월\s?\d{{1,2}}\s?일|\d{{1,2}}\s?月\s?\d{{1,2}}\s?[日号號]|\d{{4}}-\d{{1,2}}-\d{{1,2}}|"
-    rf"\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS_EN})\b|\b(?:{_MONTHS_EN})\.?\s+\d{{1,2}}\b|"
+    rf"\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS_EN})\b|\b(?:{_MONTHS_EN})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b|"
     rf"\b(?:{_MONTHS_EN})\s+\d{{4}}\b|\d{{4}}\s?년\s?\d{{1,2}}\s?월(?:\s?\d{{1,2}}\s?일)?|"
     rf"\d{{4}}\s?年\s?\d{{1,2}}\s?月(?:\s?\d{{1,2}}\s?[日号號])?|\d{{1,2}}\s?월(?!\s?\d)|"
     rf"\d{{1,2}}\s?月(?![\d份])", re.I)
@@ -107,7 +110,7 @@ _TIME = re.compile(
     r"(?<!\d)\d{1,2}:\d{2}(?!\d)|(?:오전|오후|새벽|저녁|밤|낮)\s?\d{1,2}\s?시|\d{1,2}\s?시(?:\s?\d{1,2}\s?분|\s?반)?(?!간)|"
     r"(?:上午|下午|早上|晚上|中午|凌晨)?\s?(?:\d{1,2}|[一二三四五六七八九十]+)\s?[点點](?:\s?\d{1,2}\s?分|半|钟)?|"
     r"\b\d{1,2}(?:[:.]\d{2})?\s?(?:a\.?m\.?|p\.?m\.?)(?![a-z])|\bnoon\b|\bmidnight\b|정오|자정", re.I)
-_PERCENT = re.compile(rf"{_NUM}\s?(?:%|퍼센트|percent|per cent)|百分之", re.I)
+_PERCENT = re.compile(rf"{_NUM}\s?(?:%|퍼센트|percent|per cent)|百分之\s?(?:{_NUM}|{_ZH_NUM}|)", re.I)
 
 
 # English puts adjectives between a count and what it counts ("212 online bookings"): a number, one lower-case word
@@ -248,6 +251,8 @@ def stated_values(sentence: str) -> list[Value]:
         if cls == "day" and word in ("日", "일") and _WEEKDAY_AFTER.match(s[m.end():]):
             add("date", m)  # "15일(월)", "5日（周一）": a day of the month with its weekday
             continue
+        if word == "분" and re.match(r"기|의\s?(?:\d|[일이삼사오육칠팔구])", s[m.end():]):
+            continue  # "3분기" (a quarter), "3분의 1" (a third): no minutes
         if word == "번" and m.group("n").isdigit() and _KO_ORDINAL_AFTER.match(s[m.end():]):
             spans.append(m.span())  # "3번 저온실", "2번 게이트로": the room or gate No. 3, no count of times
             continue
