@@ -102,7 +102,7 @@ run_set() {  # run_set NAME: one question set with its gates
       floors "$HELDOUT_C" 0.77 0.28 0.10 0.96 || return $?  # C 0.792 / 0.229 / 0.082 / 0.984 (twenty-sixth session)
       floors "$HELDOUT_D" 0.58 0.38 0.23 0.97 || return $?  # D 0.625 / 0.333 / 0.194 / 1.000 (twenty-fourth session)
       floors "$HELDOUT_F" 0.70 0.33 0.18 0.97 || return $?  # F 0.735 / 0.294 / 0.152 / 1.000 (twenty-fourth session)
-      floors "$HELDOUT_G" 0.79 0.23 0.13 0.93 || return $?  # G 0.829 / 0.171 / 0.104 / 0.958 (twenty-sixth session)
+      floors "$HELDOUT_G" 0.82 0.23 0.11 0.93 || return $?  # G 0.857 / 0.171 / 0.083 / 0.958 (twenty-seventh session)
       # 2026-12-02, ninth session: a fresh clone (new .venv from the same pins) measures I at 0.314 / 0.400 / 0.333 /
       # 0.938, not the 0.343 / 0.457 / 0.292 the previous machine recorded (same code; identical per question here
       # under two PYTHONHASHSEEDs; B, C, E, J and the paraphrases moved by one or two questions too,
@@ -165,11 +165,11 @@ run_set() {  # run_set NAME: one question set with its gates
       # 2026-12-05, twenty-first session: the answer also reads the chunk of each usable document that matches the
       # question and each asked part best by meaning. Over I-M key facts 72 -> 73, silent 63 and false abstention 76
       # unchanged: L 0.486 -> 0.514; H 0.514 -> 0.543 (silent 0.250 -> 0.229). H's and L's floors moved.
-      floors "$HELDOUT_H" 0.59 0.32 0.21 0.95 || return $?  # H 0.629 / 0.286 / 0.188 / 0.979 (twenty-fifth session)
+      floors "$HELDOUT_H" 0.57 0.32 0.23 0.95 || return $?  # H 0.600 / 0.257 / 0.208 / 0.979 (twenty-seventh session)
       floors "$HELDOUT_I" 0.34 0.58 0.23 0.91 || return $?  # I 0.371 / 0.543 / 0.208 / 0.938 (twenty-sixth session)
       floors "$HELDOUT_J" 0.37 0.52 0.30 0.89 || return $?  # J 0.400 / 0.486 / 0.271 / 0.917 (twenty-fourth session)
       floors "$HELDOUT_K" 0.48 0.40 0.21 0.93 || return $?  # K 0.514 / 0.371 / 0.188 / 0.958 (twenty-fourth session)
-      floors "$HELDOUT_L" 0.45 0.29 0.36 0.93 || return $?  # L 0.486 / 0.257 / 0.333 / 0.958 (twenty-fourth session)
+      floors "$HELDOUT_L" 0.45 0.31 0.36 0.93 || return $?  # L 0.486 / 0.286 / 0.312 / 0.958 (twenty-seventh session)
       # 2026-12-05, twenty-second session: two corpora in the clean corpora's shape (N read as dev after one run,
       # O clean); a cause question is answered from a document's section of the asked kind when the best sentence's
       # document has none; a chain question's relations are reordered when the facts do not follow the implied order.
@@ -195,8 +195,13 @@ run_set() {  # run_set NAME: one question set with its gates
       # whose asking clause names only the cause; "was that really it, or …" asks for a cause): dev C 0.771 -> 0.792,
       # G 0.771 -> 0.829 (silent 0.125 -> 0.104), N 0.571 -> 0.600 (silent 0.167 -> 0.146); clean I 0.343 -> 0.371
       # (I-M + O key facts 92 -> 93, silent 75). C, G, I and N floors moved to about one question under.
+      # 2026-12-06, twenty-seventh session (values read in more of their written forms: hyphenated units, temperatures,
+      # large amounts with the currency apart, nights, litres, number words, dates with dots): dev G 0.829 -> 0.857
+      # (silent 0.104 -> 0.083), N 0.600 -> 0.629 (silent 0.146 -> 0.167), H 0.629 -> 0.600 (silent 0.188 -> 0.208);
+      # clean L silent 0.333 -> 0.312 (false abstention 0.257 -> 0.286; I-M + O key facts 93, silent 75 -> 74).
+      # G, H, L and N floors moved to about one question under (H's key facts and silent, L's false abstention down).
       floors "$HELDOUT_M" 0.28 0.49 0.36 0.91 || return $?  # M 0.314 / 0.457 / 0.333 / 0.938 (twenty-fourth session)
-      floors "$HELDOUT_N" 0.57 0.49 0.17 0.97 || return $?  # N 0.600 / 0.457 / 0.146 / 1.000 (dev; naive 0.457)
+      floors "$HELDOUT_N" 0.59 0.49 0.19 0.97 || return $?  # N 0.629 / 0.400 / 0.167 / 1.000 (dev; naive 0.514)
       floors "$HELDOUT_O" 0.54 0.37 0.26 0.89 ;;  # O 0.571 / 0.343 / 0.229 / 0.917 (clean; naive key facts 0.400)
     heldout_c) targets "$HELDOUT_C" ;;  # issue 8's targets on a held-out corpus (not met today: README "Evaluation")
     heldout_e) targets "$HELDOUT_E" ;;
