@@ -14,7 +14,7 @@ from rag.types import Grade, Retrieved
 
 @pytest.mark.parametrize("question, label", [
     ("What sugar level does a Baengnokbong need to be sold as the top grade?", "quantity"),
-    ("At what temperature are the instruments sterilised?", "quantity"),
+    ("At what temperature are the instruments sterilised?", "temperature"),  # a temperature (twenty-seventh session)
     ("What score did the kitchen get in the inspection?", "quantity"),
     ("What is the speed limit on the pier?", "quantity"),
     ("What age do you need to be to volunteer?", "age"),

@@ -42,3 +42,8 @@ def test_a_quarter_or_a_third_is_no_minutes(sentence):
 def test_when_is_answered_by_a_dotted_date():
     asked = asked_type("서귀포 분원은 언제 개관했어요?")
     assert fit(asked, "새 분원의 개관일은 2024. 3. 15.이다.") == STRONG
+
+
+def test_a_spaced_date_ends_with_its_dot():
+    # "in 2019. 2. 5 staff joined": a sentence ends after 2019; no date across it
+    assert _dates("The office opened in 2019. 2. 5 staff joined later.") == []

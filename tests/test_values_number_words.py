@@ -51,3 +51,10 @@ def test_a_chinese_percentage_keeps_its_number():
     # "百分之三十" was read as "百分之" alone: a percentage whose number no check could compare
     assert [(v.kind, v.text) for v in stated_values("退款为订单金额的百分之三十。")] == [("percent", "百分之三十")]
     assert [(v.kind, v.text) for v in stated_values("押金为百分之 30。")] == [("percent", "百分之 30")]
+
+
+# ---- a review of the change: readings it must not make
+@pytest.mark.parametrize("sentence", ["잘 쉰 시간이 부족했다.", "Sign up for a year-end party.", "Buy tickets for a day pass.",
+                                      "Zone 3-H is closed.", "소득 1분위 가구가 대상이다."])
+def test_no_quantity_with_a_unit_in_other_senses(sentence):
+    assert not [v for v in stated_values(sentence) if v.kind == "quantity" and v.unit]

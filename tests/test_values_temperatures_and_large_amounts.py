@@ -94,3 +94,25 @@ def test_a_bare_amount_asked_is_not_answered_by_nights():
 def test_a_large_amount_answers_a_money_question():
     asked = asked_type("2025년 연구비는 모두 얼마였어요?")
     assert fit(asked, "2025년 연구비 총액은 약 46억 원이었다.") == STRONG
+
+
+# ---- a review of the change (a helper probed ordinary sentences): readings it must not make, particles it must pass
+@pytest.mark.parametrize("sentence", ["We trained 5 ML models last year.", "排名从第5升至第2。", "从版本2升级到版本3。",
+                                      "支架倾斜30度角安装。"])
+def test_no_litres_or_temperature_in_other_senses(sentence):
+    assert not [v for v in stated_values(sentence) if v.unit in ("liquid", "temperature")]
+
+
+@pytest.mark.parametrize("sentence, value", [
+    ("60도의 물로 헹군다.", ("quantity", "temperature", "60도")),
+    ("보관 온도는 4도와 8도 사이다.", ("quantity", "temperature", "4도")),
+    ("한옥스테이는 1박당 8만 원이다.", ("quantity", "night", "1박")),
+    ("2박으로 예약했다.", ("quantity", "night", "2박")),
+])
+def test_a_unit_before_a_particle_is_read(sentence, value):
+    assert value in _values(sentence)
+
+
+@pytest.mark.parametrize("question", ["몇 도로가 통제되었나요?", "一个月用了多少度电？"])
+def test_roads_and_kilowatt_hours_ask_no_temperature(question):
+    assert "temperature" not in asked_type(question).units

@@ -103,8 +103,8 @@ _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
     # a temperature asked ("how hot", "몇 도", "多少度", "what's the highest water temperature", "온도는 얼마"); a
     # temperature noun only where the amount is asked of it ("How much citrus was in the room whose temperature
     # climbed?" asks for citrus)
-    (r"\bhow (?:hot|cold|warm|cool)\b|\b(?:what|which) temperature\b|몇\s?도(?!(?!정도|까지|에서|이상|이하)[가-힣](?<![에로를는가야예였이인쯤나씩라고]))|"
-     r"얼마나\s?(?:뜨거|뜨겁|차가|차갑|따뜻|따듯)|多少度|几度|多热|多冷|"
+    (r"\bhow (?:hot|cold|warm|cool)\b|\b(?:what|which) temperature\b|몇\s?도(?!로[가는를이에]|(?!정도|까지|에서|이상|이하)[가-힣](?<![에로를는가야예였이인쯤나씩라고]))|"
+     r"얼마나\s?(?:뜨거|뜨겁|차가|차갑|따뜻|따듯)|多少度(?!电)|几度(?!电)|多热|多冷|"
      r"\bwhat(?:'s| is| was| are| were) the (?:[a-z\-]+ ){0,2}?temperatures?\b|"
      r"(?:온도|수온|기온|체온)(?:은|는|가|를)?\s?(?:얼마|몇)|(?:温度|水温|气温|体温)(?:是|为|要|应)?(?:多少|几)",
      frozenset({"quantity"}), frozenset({"temperature"}), "temperature"),

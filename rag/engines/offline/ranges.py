@@ -18,7 +18,7 @@ _DAYS = {"day": 1, "week": 7, "month": 30, "yearspan": 365}
 _CLASSES = ("day", "week", "month", "yearspan", "person", "hour", "minute", "age")
 _UNIT = _unit_alternation(tuple(w for c in _CLASSES for w in UNIT_WORDS[c]))
 _N = r"\d+(?:[.,]\d+)*|[一二两三四五六七八九十百]+"
-# English number words: stated_values reads two … twelve (text._EN_NUMBER_WORDS); a group's size may be larger
+# English number words: text.stated_numbers reads two … twelve (text._EN_NUMBER_WORDS); a group's size may be larger
 _EN = {w: int(n) for w, n in _EN_NUMBER_WORDS.items()}
 _EN.update({w: i for i, w in enumerate("thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty".split(),
                                         start=13)})

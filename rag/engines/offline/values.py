@@ -11,7 +11,8 @@ import unicodedata
 from dataclasses import dataclass
 
 # ---- units: class → words (language) ---------------------------------------------------------------------------------
-# Korean / Chinese counters follow the number directly; English unit words follow it after a space.
+# Korean / Chinese counters follow the number directly; English unit words follow it after a space (or a hyphen when
+# they qualify a noun: "a four-hour course").
 UNIT_WORDS: dict[str, tuple[str, ...]] = {
     "day": ("일", "日", "天", "영업일", "工作日", "个工作日", "個工作日", "days", "day", "working days", "business days",
             "calendar days"),
@@ -31,7 +32,7 @@ UNIT_WORDS: dict[str, tuple[str, ...]] = {
               "rmb", "cny", "元", "块", "塊", "美元", "欧元", "韩元", "万元", "亿元", "万韩元", "亿韩元",
               "万美元", "million won", "billion won", "million yuan", "million dollars", "million euros", "달러", "유로", "위안", "美金", "日元", "円", "엔화"),
     "percent": ("%", "퍼센트", "프로", "percent", "per cent"),
-    "liquid": ("mL", "ml", "리터", "밀리리터", "升", "毫升", "公升", "litres", "liters", "litre", "liter", "ℓ"),
+    "liquid": ("mL", "ml", "리터", "밀리리터", "升", "毫升", "公升", "litres", "liters", "litre", "liter"),
     # a temperature; 도 / 度 only after digits (a Chinese numeral before 度 is "once": 一度), not 도시 / 度电 (kWh)
     "temperature": ("°C", "℃", "°F", "℉", "도", "度", "degrees celsius", "degrees fahrenheit", "degrees"),
     "length": ("km", "m", "cm", "mm", "미터", "킬로미터", "米", "公里", "meters", "metres", "kilometers", "kilometres"),
@@ -58,8 +59,9 @@ _CURRENCY_SIGN = "$€£¥₩"
 _NUM = r"\d+(?:[.,]\d+)*"
 _ZH_NUM = r"[一二三四五六七八九十两百千万半]+"
 # Korean native numerals, tens with their units first ("열두 시간" is 12 hours, not 두 시간)
+# (쉰 alone is also "rested" / "hoarse": only in its tens, 쉰두)
 _KO_NUM = (r"(?:(?:열|스물|서른|마흔|쉰)(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|"
-           r"스무|서른|마흔|쉰)")
+           r"스무|서른|마흔)")
 _EN_NUM = (r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(?:one|two|three|four|five|six|seven|eight|"
            r"nine)|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
            r"sixty|seventy|eighty|ninety|hundred)")
@@ -80,14 +82,16 @@ _LATIN_UNIT = re.compile(r"[a-z% -]+")
 # a number (digits, Chinese or Korean numerals) and the unit word after it; English joins them with a hyphen when they
 # qualify a noun ("a four-hour course", "a 30-day notice")
 _QUANTITY = re.compile(
-    rf"(?<![A-Za-z0-9.\-])(?P<n>{_NUM}|{_ZH_NUM}|{_KO_NUM}|\b{_EN_NUM})(?:-(?=[A-Za-z]))?\s?(?:여|余|多|여\s)?\s?"
+    rf"(?<![A-Za-z0-9.\-])(?P<n>{_NUM}|{_ZH_NUM}|{_KO_NUM}|\b{_EN_NUM})(?:-(?=[A-Za-z]{{2}}))?\s?(?:여|余|多|여\s)?\s?"
     rf"(?P<u>{_unit_alternation(tuple(w for w, _ in _ALL_UNITS))})"
     r"(?P<after>[A-Za-z]?)", re.I)
 # one unit with an article after a word of time taken ("takes an hour", "within a week", "at least a month", "half an
 # hour"); not "once a week" / "twice a day", which are frequencies
 _ONE_UNIT = re.compile(r"\b(?:within|takes?|took|taking|lasts?|lasted|lasting|for|after|about|around|least|most|up to|than|"
                        r"only|just|over|under)\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|almost\s+)?"
-                       r"(?P<v>(?:half\s+)?an?\s+(?:full\s+)?(?P<u>hour|day|week|month|year|minute|night|fortnight))\b", re.I)
+                       r"(?P<v>(?:half\s+)?an?\s+(?:full\s+)?(?P<u>hour|day|week|month|year|minute|night|fortnight))\b"
+                       # "for a year-end party", "for a day pass", "for a night shift" name a thing, not a time taken
+                       r"(?!-|\s+(?:pass|trip|shift|ticket|care|off|job|rate|fee|price)s?\b)", re.I)
 _ONE_UNIT_CLASS = {"year": "yearspan", "fortnight": "week"}
 _MONEY_BEFORE = re.compile(rf"[{_CURRENCY_SIGN}]\s?{_NUM}|\b(?:krw|usd|eur|rmb|cny)\s?{_NUM}", re.I)
 
@@ -97,7 +101,8 @@ _YEAR = re.compile(r"(?<![\d.,:])(?:1[6-9]|20|21)\d\d(?!\d|[.,]\d)(?:\s?년|年)
 _DATE = re.compile(
     # a full date with dots or slashes, year first ("2024.03.15", "2024. 3. 15.", "2024/3/15"), as Korean and Chinese
     # documents write it
-    rf"(?<![\d.])(?:19|20)\d\d\s?\.\s?\d{{1,2}}\s?\.\s?\d{{1,2}}(?!\d)\.?|(?<![\d/])(?:19|20)\d\d/\d{{1,2}}/\d{{1,2}}(?!\d)|"
+    # (spaced, it ends with its dot: "in 2019. 2. 5 staff joined" is two sentences)
+    rf"(?<![\d.])(?:19|20)\d\d(?:\.\d{{1,2}}\.\d{{1,2}}(?!\d)\.?|\.\s\d{{1,2}}\.\s\d{{1,2}}\.)|(?<![\d/])(?:19|20)\d\d/\d{{1,2}}/\d{{1,2}}(?!\d)|"
     rf"\d{{1,2}}\s?월\s?\d{{1,2}}\s?일|\d{{1,2}}\s?月\s?\d{{1,2}}\s?[日号號]|\d{{4}}-\d{{1,2}}-\d{{1,2}}|"
     rf"\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS_EN})\b|\b(?:{_MONTHS_EN})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b|"
     rf"\b(?:{_MONTHS_EN})\s+\d{{4}}\b|\d{{4}}\s?년\s?\d{{1,2}}\s?월(?:\s?\d{{1,2}}\s?일)?|"
@@ -168,8 +173,8 @@ _PLACE = re.compile(
 _NOT_MULTIPLE = re.compile(r"배[송달차치정터포]")
 # after 도 / 度 of a temperature: the end of the word, a particle or a following word ("60도 이상", "4도로", "몇 도였어"),
 # not another syllable of a word (도시, 도스 "doses", 도서 …), nor 度电 (kWh)
-_NOT_NIGHT = re.compile(r"[가-힣](?<![에을은이간씩도만째까])|上|饭|餐|班|会")  # 박스 (a box), 晚上 / 晚饭 / 晚班
-_NOT_DEGREE = re.compile(r"(?!정도|까지|에서|이상|이하)(?:[가-힣](?<![에로를는가야예였이인쯤나씩라고])|电)")
+_NOT_NIGHT = re.compile(r"[가-힣](?<![에을은이간씩도만째까당과와의으부])|上|饭|餐|班|会")  # 박스 (a box), 晚上 / 晚饭 / 晚班
+_NOT_DEGREE = re.compile(r"로[가는를이에]|(?!정도|까지|에서|이상|이하|보다|부터)(?:[가-힣](?<![에로를는가야예였이인쯤나씩라고의와과다])|电|角)")
 # language: loanwords that begin with 프로 (project, program, process, professional …), not the spoken percent
 _LOANWORD_AFTER_PRO = re.compile(r"프로[그젝세토필듀모파]")
 
@@ -251,8 +256,10 @@ def stated_values(sentence: str) -> list[Value]:
         if cls == "day" and word in ("日", "일") and _WEEKDAY_AFTER.match(s[m.end():]):
             add("date", m)  # "15일(월)", "5日（周一）": a day of the month with its weekday
             continue
-        if word == "분" and re.match(r"기|의\s?(?:\d|[일이삼사오육칠팔구])", s[m.end():]):
-            continue  # "3분기" (a quarter), "3분의 1" (a third): no minutes
+        if word == "분" and re.match(r"기|위|할|야|의\s?(?:\d|[일이삼사오육칠팔구])", s[m.end():]):
+            continue  # "3분기" (a quarter), "3분의 1" (a third), "1분위", "3분할", "2분야": no minutes
+        if cls == "liquid" and (word == "ML" or (word == "升" and re.match(r"[至到级級为為高值入职職学學降]", s[m.end():]))):
+            continue  # "5 ML models" (machine learning), "从第5升至第2" (rose to): no litres
         if word == "번" and m.group("n").isdigit() and _KO_ORDINAL_AFTER.match(s[m.end():]):
             spans.append(m.span())  # "3번 저온실", "2번 게이트로": the room or gate No. 3, no count of times
             continue
