@@ -28,9 +28,10 @@ UNIT_WORDS: dict[str, tuple[str, ...]] = {
                "employees", "staff", "students", "participants", "applicants", "guests", "customers", "users",
                "workers", "readers", "children", "adults", "volunteers"),
     "age": ("살", "세", "岁", "歲", "years old", "year-old"),
-    "money": ("원", "만원", "만 원", "억원", "억 원", "천원", "천 원", "천만 원", "천만원", "백만 원", "백만원", "won", "krw", "usd", "eur", "dollars", "dollar", "euros", "euro", "yuan",
-              "rmb", "cny", "元", "块", "塊", "美元", "欧元", "韩元", "万元", "亿元", "万韩元", "亿韩元",
-              "万美元", "million won", "billion won", "million yuan", "million dollars", "million euros", "달러", "유로", "위안", "美金", "日元", "円", "엔화"),
+    "money": ("원", "만원", "만 원", "억원", "억 원", "천원", "천 원", "천만 원", "천만원", "백만 원", "백만원", "won", "krw",
+              "usd", "eur", "dollars", "dollar", "euros", "euro", "yuan", "rmb", "cny", "元", "块", "塊", "美元", "欧元",
+              "韩元", "万元", "亿元", "万韩元", "亿韩元", "万美元", "million won", "billion won", "million yuan",
+              "million dollars", "million euros", "달러", "유로", "위안", "美金", "日元", "円", "엔화"),
     "percent": ("%", "퍼센트", "프로", "percent", "per cent"),
     "liquid": ("mL", "ml", "리터", "밀리리터", "升", "毫升", "公升", "litres", "liters", "litre", "liter"),
     # a temperature; 도 / 度 only after digits (a Chinese numeral before 度 is "once": 一度), not 도시 / 度电 (kWh)
@@ -171,9 +172,10 @@ _PLACE = re.compile(
 
 # language: words that begin with 배 and are no multiple (배송 delivery, 배달, 배차 dispatch, 배치, 배정, 배터리, 배포)
 _NOT_MULTIPLE = re.compile(r"배[송달차치정터포]")
+# after 박 / 晚 of nights: the end of the word or a particle ("1박당", "2박으로"), not 박스 (a box), 晚上 / 晚饭 / 晚班
+_NOT_NIGHT = re.compile(r"[가-힣](?<![에을은이간씩도만째까당과와의으부])|上|饭|餐|班|会")
 # after 도 / 度 of a temperature: the end of the word, a particle or a following word ("60도 이상", "4도로", "몇 도였어"),
-# not another syllable of a word (도시, 도스 "doses", 도서 …), nor 度电 (kWh)
-_NOT_NIGHT = re.compile(r"[가-힣](?<![에을은이간씩도만째까당과와의으부])|上|饭|餐|班|会")  # 박스 (a box), 晚上 / 晚饭 / 晚班
+# not another syllable of a word (도시, 도스 "doses", 도서 …, 도로가 "roads"), nor 度电 (kWh), 度角 (an angle)
 _NOT_DEGREE = re.compile(r"로[가는를이에]|(?!정도|까지|에서|이상|이하|보다|부터)(?:[가-힣](?<![에로를는가야예였이인쯤나씩라고의와과다])|电|角)")
 # language: loanwords that begin with 프로 (project, program, process, professional …), not the spoken percent
 _LOANWORD_AFTER_PRO = re.compile(r"프로[그젝세토필듀모파]")
