@@ -286,15 +286,15 @@ LANGUAGE_ANCHORS: dict[str, tuple[str, ...]] = {
 # heading that scopes the answer ("## Root cause", "## 원인", "## 原因"). Sentences under a matching heading are
 # preferred as evidence (bonus added to their rank).
 # language (not tuned): the ways a question asks what really lay behind an event, beyond "why" and "cause" ("what went
-# wrong", "what was behind it", "were down to / blamed on", "was that really it, or", "뭐가 문제였", "어쩌다", "怎么会"); read by
-# INTENT_CUES["cause"] and answertype's cause question
+# wrong", "what was behind it", "were down to / blamed on", "was that really it, or", "뭐가 문제였", "어쩌다", "怎么会", "X 때문이었나",
+# "뭐 때문에"; not "애들 때문에 침대를 넣으면": a reason the question states, like "because"); read by INTENT_CUES["cause"], answertype
 CAUSE_ASKED = (r"\bwent wrong\b|\b(?:was|is|were|really|actually) behind\b|\b(?:was|were|is|are|been) down to\b|"
                r"\bblamed? (?:on|for)\b|\bto blame\b|\bhow come\b|"
                r"\b(?:was|is) (?:that|it) really (?:it|so|true|what happened), or\b|"
-               r"어째서|어쩌다|(?:뭐|무엇|무슨|어떤\s?게)가?\s?문제(?:였|이었|였던|인|야|예요|입니까|가)|"
+               r"어째서|어쩌다|(?:뭐|무엇|무슨|어떤\s?게)가?\s?문제(?:였|이었|였던|인|야|예요|입니까|가)|때문(?=\s?(?:이|인|일|아니|입|에요))|(?:뭐|무엇|무슨|어떤|누구)\S{0,4}(?:\s\S{1,4})?\s?때문|"
                r"为啥|怎么会|怎么回事|问题出在|出了什么问题|什么问题|怎么[^？?，,。]{0,20}[没不]")
 INTENT_CUES: dict[str, str] = {
-    "cause": r"\bwhy\b|\bcause[sd]?\b|\breasons?\b|\broot.cause|원인|이유|왜|때문|原因|为什么|为何|起因|" + CAUSE_ASKED,
+    "cause": r"\bwhy\b|\bcause[sd]?\b|\breasons?\b|\broot.cause|원인|이유|왜|原因|为什么|为何|起因|" + CAUSE_ASKED,
     # not a bare "어떻게" / "如何": "근무 시간은 어떻게 되나요?" asks for a value, not a procedure
     "procedure": r"\bhow (?:do|can|should) (?:i|we|you)\b|\bhow to\b|\bsteps?\b|\bprocedure\b|\bprocess\b|"
                  r"\bfollow.up\b|\bfix(?:ed)?\b|방법|절차|순서|조치|대응|步骤|流程|措施|处理方法",
