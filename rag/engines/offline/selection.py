@@ -192,12 +192,14 @@ class EvidenceSelector:
                 wants_value: bool = False, graded: Sequence[float] | None = None) -> list[Candidate]:
         """The sentences an answer quotes (``_select_whole``); for a question that asks several things
         (``parts.asked_parts``), then the best sentence for each part that the quotes lack, from a quoted document
-        when one answers it about as well (rules.SECOND_SOURCE_SHARE of the part's best), else the part's best."""
+        when one answers it about as well (rules.SECOND_SOURCE_SHARE of the part's best), else the part's best. Two
+        parts asking the same kind of value do not share a sentence that states only one of it."""
         chosen = self._select_whole(question, terms, docs, wants_value, graded)
         parts = asked_parts(question)
         if len(parts) < 2 or not chosen:
             return chosen
         whole: list[Candidate] | None = None
+        claimed: dict[tuple[int, int], frozenset[str]] = {}  # sentence a part has taken -> the kinds that part asks
         for n, part in enumerate(parts, 1):
             part_terms, _ = question_terms(part)
             ranked = [c for c in self._rank_sentences(part, part_terms, docs, bool(WANTS_NUMBER.search(part.lower())),
@@ -207,9 +209,23 @@ class EvidenceSelector:
             quoted = {c.pos for c in chosen}
             best = next((c for c in ranked if c.pos in quoted and c.rank >= SECOND_SOURCE_SHARE * ranked[0].rank),
                         ranked[0])
+            asked = asked_type(part)
+            mine = asked.kinds & claimed.get((best.pos, best.index), frozenset())
+            if mine and len(_values_of(best, AskedType(mine))) == 1:
+                # another part took this sentence and its one value of the kind asked ("平时拿多少比例" and "超过五千万元
+                # 的部分又是多少" both rank "…超过 5,000 万元的部分…提高至 32%" first): this part's value is another
+                # sentence of that document stating one, on this part's topic ("Neoul 获得净收入的 28%")
+                other = next((c for c in ranked if c.pos == best.pos and c.fits == STRONG and c.cov.covered
+                              and all((c.pos, c.index) != (q.pos, q.index) for q in chosen)), None)
+                if other is not None:
+                    other.why = (f"states the {asked.label} part {n} asks for ('{part[:40]}'); its best match states "
+                                 "another part's only value")
+                    claimed[(other.pos, other.index)] = asked.kinds
+                    chosen.append(other)
+                    continue
+            claimed[(best.pos, best.index)] = asked.kinds
             if any((c.pos, c.index) == (best.pos, best.index) for c in chosen):
                 continue
-            asked = asked_type(part)
             value = asked.value
             on_topic = bool(best.cov.covered) or best.semantic >= SECTION_BONUS_MIN_SEMANTIC
             stated = value_after(best, ranked) if on_topic and value and best.fits < STRONG else None
