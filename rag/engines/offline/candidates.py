@@ -109,6 +109,25 @@ def why_quoted(question: str, picked: Sequence[Candidate]) -> str:
     return head + "; quoted: " + "; ".join(f"{n}) {c.why}" for n, c in enumerate(picked, 1))
 
 
+# language: a sentence that starts with a pronoun standing for what the sentence before it names ("It is refunded
+# when …", "这笔费用…", "이 금액은 …") does not say what it is about: the sentence before it does
+ANAPHORA_START = re.compile(
+    r"^(?:it|its|this|that|these|those|they|their|such)\b|"
+    r"^(?:이는|이것은|이것이|그것은|그것이|이 금액|이 돈|이 비용|이 기간|이 경우|이들은|그들은)|"
+    r"^(?:它|其(?![他余餘它])|这笔|这项|这些|这个|该|此项|上述)", re.I)
+
+
+def referent_before(c: Candidate, ranked: list[Candidate]) -> Candidate | None:
+    """The sentence just before ``c`` in its section when ``c`` starts with a pronoun for it (``ANAPHORA_START``)."""
+    if not ANAPHORA_START.match(c.text.strip()):
+        return None
+    prev = next((p for p in ranked if p.pos == c.pos and p.index == c.index - 1), None)
+    if prev is None or prev.heading != c.heading or prev.title:
+        return None
+    prev.why = "names what the quoted sentence after it refers to ('it', '이는', '该')"
+    return prev
+
+
 def value_after(best: Candidate, ranked: list[Candidate]) -> Candidate | None:
     """The sentence one or two on from ``best`` in the same section that states a value of the asked kind (``fits``
     STRONG): a step that names what to do, then the sentence that says how long or how much."""

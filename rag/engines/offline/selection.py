@@ -6,7 +6,7 @@ import re
 from typing import Sequence
 
 from rag.engines.offline.candidates import (Candidate, _leading_asked, _score_over, _values_of, _why, compared_order,
-                                            names_only, procedure_steps, value_after)
+                                            names_only, procedure_steps, referent_before, value_after)
 from rag.engines.offline.answertype import (NONE, ORGANISATION, STRONG, WEAK, AskedType, asked_for_grading, asked_type,
                                            fit, names_organisation, states_cause)
 from rag.engines.offline.coverage import (SINO_KOREAN, _name_like, checkable_terms, coverage_of,
@@ -407,9 +407,9 @@ class EvidenceSelector:
         return chosen
 
     def _with_neighbours(self, chosen: list[Candidate], ranked: list[Candidate]) -> list[Candidate]:
-        """A quoted sentence's neighbours where it cannot stand alone: the next sentence when it continues it
-        ("… 받지 않는다." + "대신 …", "However, …", "但是…"), and the rows under a table header row (a header states no
-        value; its rows do)."""
+        """A quoted sentence's neighbours where it cannot stand alone: the next sentence when it continues it ("…
+        받지 않는다." + "대신 …", "However, …"), the one before when it starts with a pronoun for what that one names
+        ("It is refunded …": ``referent_before``), the rows under a table header row (its rows state the values)."""
         at = {(c.pos, c.index): c for c in ranked}
         out: list[Candidate] = []
         for c in chosen:
@@ -425,6 +425,7 @@ class EvidenceSelector:
                     out.append(c)
                     out += _why([r for r in rows if r not in out and r not in chosen], "a row of the table under the quoted header")
                     continue
+            out += [p for p in [referent_before(c, ranked)] if p is not None and p not in chosen and p not in out]
             out.append(c)
             nxt = at.get((c.pos, c.index + 1))
             if nxt is not None and nxt not in chosen and nxt not in out and CONTINUATION_START.match(nxt.text.strip()):
