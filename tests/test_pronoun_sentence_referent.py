@@ -45,6 +45,8 @@ def test_the_referent_is_the_sentence_before_in_the_same_section():
     assert "refers to" in ranked[0].why
     assert referent_before(ranked[2], ranked) is None  # the sentence before is another section's
     assert referent_before(ranked[0], ranked) is None  # no pronoun
+    also = [_c(0, "It takes every booking."), _c(1, "It went live in 2021.")]
+    assert referent_before(also[1], also) is None  # the sentence before names nothing either
 
 
 TEXTS = {

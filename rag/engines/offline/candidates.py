@@ -118,12 +118,13 @@ ANAPHORA_START = re.compile(
 
 
 def referent_before(c: Candidate, ranked: list[Candidate]) -> Candidate | None:
-    """The sentence just before ``c`` in its section when ``c`` starts with a pronoun for it (``ANAPHORA_START``)."""
+    """The sentence just before ``c`` in its section when ``c`` starts with a pronoun for it (``ANAPHORA_START``);
+    quoted after ``c`` (the best match stays the conclusion)."""
     if not ANAPHORA_START.match(c.text.strip()):
         return None
     prev = next((p for p in ranked if p.pos == c.pos and p.index == c.index - 1), None)
-    if prev is None or prev.heading != c.heading or prev.title:
-        return None
+    if prev is None or prev.heading != c.heading or prev.title or ANAPHORA_START.match(prev.text.strip()):
+        return None  # another section's, a title, or a pronoun too (it names nothing either)
     prev.why = "names what the quoted sentence after it refers to ('it', '이는', '该')"
     return prev
 

@@ -425,8 +425,8 @@ class EvidenceSelector:
                     out.append(c)
                     out += _why([r for r in rows if r not in out and r not in chosen], "a row of the table under the quoted header")
                     continue
-            out += [p for p in [referent_before(c, ranked)] if p is not None and p not in chosen and p not in out]
             out.append(c)
+            out += [p for p in [referent_before(c, ranked)] if p is not None and p not in chosen and p not in out]
             nxt = at.get((c.pos, c.index + 1))
             if nxt is not None and nxt not in chosen and nxt not in out and CONTINUATION_START.match(nxt.text.strip()):
                 nxt.why = "continues the sentence before it"
