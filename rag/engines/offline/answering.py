@@ -8,6 +8,7 @@ from typing import Sequence
 from rag.engines.offline.answertype import STRONG, WEAK, asked_type
 from rag.engines.offline.coverage import checkable_terms, coverage_of, question_terms
 from rag.engines.offline.gapfill import compose_gaps, describe
+from rag.engines.offline.parts import asked_parts
 from rag.engines.offline.relations import asked_relations, graph_path
 from rag.engines.offline.rules import CLOSEST_QUOTES, MEANING_ONLY_QUOTES, WANTS_NUMBER
 from rag.engines.offline.candidates import Candidate, compared_order, conclusion_of, names_only, why_quoted
@@ -301,12 +302,15 @@ class Answerer:
         # shown first as unconfirmed candidates — the per-term matches below are often asides that merely name a term
         listed = {s for _, _, s in found} | {s for _, s in by_meaning}
         closest: list[tuple[int, str]] = []
+        # one more for each further part the question asks ("…哪天开的？晚上几点关门？"): selection adds a part's best
+        # sentence after the whole question's, and a fixed count cut the second part's off
+        limit = CLOSEST_QUOTES + max(0, len(asked_parts(question)) - 1)
         for c in self._select(question, terms, pool, wants_value=_wants_value(question)):
             sentence = _clean_sentence(c.text)
             if not c.title and sentence and sentence not in listed:
                 listed.add(sentence)
                 closest.append((c.pos, sentence))
-            if len(closest) >= CLOSEST_QUOTES:
+            if len(closest) >= limit:
                 break
         order: list[int] = []
         for pos in [pos for pos, _ in closest] + [pos for _, pos, _ in found] + [pos for pos, _ in by_meaning]:

@@ -310,8 +310,8 @@ WANTS_NUMBER = re.compile(
 # partial answers (chosen, not tuned: 2026-12-02): at most this many sentences of documents in another language than
 # the question, matched by meaning only (the search of the other languages), listed as unconfirmed candidates
 MEANING_ONLY_QUOTES = 2
-# partial answers (chosen, not tuned: 2026-12-04): at most this many sentences that answer selection ranks best over
-# the correct / ambiguous documents (the ones a normal answer would quote), listed first as unconfirmed candidates
+# partial answers (chosen, not tuned: 2026-12-04): at most this many (+1 per further part asked) sentences that answer
+# selection ranks best over the correct / ambiguous documents (what a normal answer quotes), listed first, unconfirmed
 CLOSEST_QUOTES = 2
 SEMANTIC_RANK_WEIGHT = 0.3  # answer sentences: semantic match added to every sentence's rank (ties, paraphrases)
 VALUE_BONUS = 0.15  # answer sentences: a number, when the question asks for a value (몇 / how many / 多少)
