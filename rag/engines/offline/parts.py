@@ -57,6 +57,27 @@ def _korean_joined(piece: str) -> list[str]:
     return out
 
 
+# language: one question asked of two things joined by 랑 / 와 / 하고 or 和 / 与 / 跟, "각각" / "分别" / "各" after them
+# ("수수료율이랑 관리 지원비는 각각 얼마예요?", "6寸和8寸的蛋糕分别多少钱？"): each thing with the asking words is a part
+_EACH = re.compile(r"\s*(?:각각|각자|分别|各自|各(?=占|要|是|为|多少|几|有多|需))\s*")
+_KO_AND = re.compile(r"(?<=[가-힣A-Za-z0-9)])(?:이랑|랑|하고|와|과)\s+")
+_ZH_AND = re.compile(r"和|与|跟|以及")
+
+
+def _each_parts(question: str) -> list[str]:
+    """The two parts of a question that asks one thing of two things "각각" / "分别" / "各"; [] when it is not one (the
+    things must be exactly two, each of two characters or more, and words must follow the cue)."""
+    clause = asking_clause(question)
+    m = _EACH.search(clause)
+    if m is None:
+        return []
+    head, tail = clause[:m.start()], clause[m.end():].strip()
+    sides = [x.strip(" ,，") for x in (_KO_AND if re.search(r"[가-힣]", head) else _ZH_AND).split(head)]
+    if len(sides) != 2 or min(len(x) for x in sides) < 2 or not tail:
+        return []
+    return [f"{x} {tail}" for x in sides]
+
+
 def asked_parts(question: str) -> list[str]:
     """The parts of a question that asks several things, in order; [question] when it asks one."""
     pieces: list[str] = []
@@ -66,7 +87,7 @@ def asked_parts(question: str) -> list[str]:
                 pieces.extend(_korean_joined(p) if p else [])
     parts = [p.strip(" \t\n.?？!,;") for p in pieces]
     parts = [p for p in parts if len(p) >= _MIN_CHARS and (_ASKS.search(p) or asked_type(p))]
-    return parts if len(parts) >= 2 else [question]
+    return parts if len(parts) >= 2 else (_each_parts(question) or [question])
 
 
 # language: where a statement ends and the next sentence begins (". " / "! " before a capital, Hangul, a Chinese
