@@ -42,7 +42,7 @@ def test_the_referent_is_the_sentence_before_in_the_same_section():
     ranked = [_c(0, "Membership fee: 50,000 won a year."), _c(1, "It is waived for members over 70."),
               _c(2, "It is paid in March.", heading="Other")]
     assert referent_before(ranked[1], ranked) is ranked[0]
-    assert "refers to" in ranked[0].why
+    assert ranked[0].why == "best match"  # the reason is given where it is quoted, not where it is looked up
     assert referent_before(ranked[2], ranked) is None  # the sentence before is another section's
     assert referent_before(ranked[0], ranked) is None  # no pronoun
     also = [_c(0, "It takes every booking."), _c(1, "It went live in 2021.")]
@@ -82,3 +82,6 @@ def test_the_amount_before_it_is_quoted(kb):
                        OfflineEngine(kb.settings, clock=lambda: date(2026, 12, 1)), kb.settings)
     assert run.error is None, run.error
     assert "800,000" in run.answer, run.answer
+    # the trace says why it is quoted
+    reason = [s.reason for s in run.steps if s.node in ("generate", "partial_answer")][-1]
+    assert run.partial or "names what the quoted sentence before it refers to" in reason, reason

@@ -125,8 +125,10 @@ def referent_before(c: Candidate, ranked: list[Candidate]) -> Candidate | None:
     prev = next((p for p in ranked if p.pos == c.pos and p.index == c.index - 1), None)
     if prev is None or prev.heading != c.heading or prev.title or ANAPHORA_START.match(prev.text.strip()):
         return None  # another section's, a title, or a pronoun too (it names nothing either)
-    prev.why = "names what the quoted sentence after it refers to ('it', '이는', '该')"
     return prev
+
+
+REFERENT_WHY = "names what the quoted sentence before it refers to ('it', '이는', '该')"
 
 
 def value_after(best: Candidate, ranked: list[Candidate]) -> Candidate | None:

@@ -6,7 +6,7 @@ import re
 from typing import Sequence
 
 from rag.engines.offline.candidates import (Candidate, _leading_asked, _score_over, _values_of, _why, compared_order,
-                                            names_only, procedure_steps, referent_before, value_after)
+                                            names_only, procedure_steps, REFERENT_WHY, referent_before, value_after)
 from rag.engines.offline.answertype import (NONE, ORGANISATION, STRONG, WEAK, AskedType, asked_for_grading, asked_type,
                                            fit, names_organisation, states_cause)
 from rag.engines.offline.coverage import (SINO_KOREAN, _name_like, checkable_terms, coverage_of,
@@ -426,7 +426,7 @@ class EvidenceSelector:
                     out += _why([r for r in rows if r not in out and r not in chosen], "a row of the table under the quoted header")
                     continue
             out.append(c)
-            out += [p for p in [referent_before(c, ranked)] if p is not None and p not in chosen and p not in out]
+            out += _why([p for p in [referent_before(c, ranked)] if p is not None and p not in chosen and p not in out], REFERENT_WHY)
             nxt = at.get((c.pos, c.index + 1))
             if nxt is not None and nxt not in chosen and nxt not in out and CONTINUATION_START.match(nxt.text.strip()):
                 nxt.why = "continues the sentence before it"
