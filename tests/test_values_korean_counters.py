@@ -21,7 +21,7 @@ def _quantities(sentence: str) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("sentence, quantities", [
     ("조천 창고 3번 저온실의 온도가 계속 올랐다.", []),
     ("2번 게이트로 가세요.", []),
-    ("헌혈견 38마리가 모두 61번 헌혈했다.", [("times", "61번"), ("", "38")]),
+    ("헌혈견 38마리가 모두 61번 헌혈했다.", [("animal", "38마리"), ("times", "61번")]),  # 마리 counts animals (28th session)
     ("3번 이상 위반하면 예약이 막힌다.", [("times", "3번")]),
     ("세척은 하루에 3번 한다.", [("times", "3번")]),
     ("항구에 배가 세 척 있다.", [("vessel", "세 척")]),

@@ -52,8 +52,14 @@ UNIT_WORDS: dict[str, tuple[str, ...]] = {
     "site": ("곳", "군데", "개소", "家", "座", "所", "sites", "branches", "stores", "shops", "locations", "offices"),
     "item": ("개", "장", "편", "종", "개국", "석", "席", "个", "個", "张", "張", "项", "項", "种", "種", "套", "items", "pieces",
              "tickets", "seats", "kinds", "types"),
+    # doses, animals, cups and containers, teams (not 병 / 통 / 팀 in Korean: 병원, 병동, 통화, 통역, "1팀" names a team)
+    "dose": ("도스", "회분", "剂", "劑", "doses", "shots"),
+    "animal": ("마리", "只", "隻", "头", "頭", "animals", "dogs", "cats", "pets"),
+    "cup": ("잔", "杯", "glasses", "cups"),
+    "container": ("캔", "상자", "박스", "瓶", "箱", "罐", "桶", "bottles", "boxes", "cans", "kegs", "crates"),
+    "team": ("组", "組", "队", "隊", "teams", "groups"),
 }
-COUNTED = frozenset({"volume", "machine", "case", "vessel", "site", "item"})
+COUNTED = frozenset({"volume", "machine", "case", "vessel", "site", "item", "dose", "animal", "cup", "container", "team"})
 DURATION_UNITS = frozenset({"day", "night", "week", "month", "yearspan", "hour", "minute", "second"})
 _CURRENCY_SIGN = "$€£¥₩"
 
