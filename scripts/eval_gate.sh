@@ -168,7 +168,8 @@ run_set() {  # run_set NAME: one question set with its gates
       floors "$HELDOUT_H" 0.57 0.32 0.23 0.95 || return $?  # H 0.600 / 0.257 / 0.208 / 0.979 (twenty-seventh session)
       # 2026-12-06, twenty-eighth session: E 0.697 -> 0.727 (a pronoun sentence quoted with its referent), F 0.735 ->
       # 0.765 (two parts do not share a one-value sentence), I 0.371 -> 0.400 (a partial answer lists one more sentence
-      # per further part asked; I read in aggregate only). E's, F's and I's key-fact floors moved to about one under.
+      # per further part asked; I read in aggregate only), C 0.792 -> 0.833 (counters of doses, cups …). C's, E's, F's
+      # and I's key-fact floors moved to about one question under.
       floors "$HELDOUT_I" 0.37 0.58 0.23 0.91 || return $?  # I 0.400 / 0.543 / 0.208 / 0.938 (twenty-eighth session)
       floors "$HELDOUT_J" 0.37 0.52 0.30 0.89 || return $?  # J 0.400 / 0.486 / 0.271 / 0.917 (twenty-fourth session)
       floors "$HELDOUT_K" 0.48 0.40 0.21 0.93 || return $?  # K 0.514 / 0.371 / 0.188 / 0.958 (twenty-fourth session)
