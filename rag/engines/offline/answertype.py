@@ -212,7 +212,13 @@ def _how_many(q: str) -> tuple[re.Match | None, str]:
     return m, next((g for g in m.groups() if g), "") if m else ""
 
 
+# a phrase the question quotes is a mention, not its asking words: "“最后几杯”的提示 … 剩多少" asks an amount, not cups
+# (paired quotation marks of any script; ASCII single quotes are apostrophes too and are left alone)
+_QUOTED = re.compile(r"“[^”\n]{1,40}”|‘[^’\n]{1,40}’|「[^」\n]{1,40}」|『[^』\n]{1,40}』|\"[^\"\n]{1,40}\"")
+
+
 def _asked_type(question: str) -> AskedType:
+    question = _QUOTED.sub("“”", question)
     q = _norm(question).lower()
     cause = bool(_CAUSE.search(q))
     if _ASKS_FREQUENCY.search(q):  # before the weekday pattern: "每周几次" is not "周几"
