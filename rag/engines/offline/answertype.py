@@ -52,6 +52,8 @@ class AskedType:
 
 
 NO_TYPE = AskedType(frozenset())
+AMOUNT = "amount"  # the label of a bare Korean "얼마" (not "얼마나"): an amount, not a count
+_COUNTS = COUNTED | {"person", "times"}
 
 _TEMPORAL = frozenset({"date", "year", "weekday", "time"})
 # unit classes that answer a question only when it names them ("몇 도", "how many nights"), not a bare amount asked
@@ -241,6 +243,9 @@ def _asked_type(question: str) -> AskedType:
         return AskedType(_TEMPORAL, frozenset(), "end date or time", cause, until=True)
     if _WHEN.search(q) or _EARLIER.search(q):
         return AskedType(_TEMPORAL, frozenset(), "date or time", cause)
+    if re.search(r"얼마(?!\s?나)", q) and not re.search(r"多少|几|幾", q):
+        # "표가 얼마예요?" asks an amount (a price, a rate, a measure), not a count of things or people
+        return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), AMOUNT, cause)
     if re.search(r"多少|几|幾|얼마", q):
         return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), "quantity", cause)
     if _BARE_MONEY.search(q) and not _ASKS_ANYTHING_ELSE.search(q):
@@ -282,7 +287,9 @@ def fit(asked: AskedType, sentence: str, values: list[Value] | None = None) -> i
             continue
         if v.kind == "money" and asked.currency and currency_of(v.text) not in ("", asked.currency):
             continue  # "210 won per kg" does not say how many dollars
-        if v.kind != "quantity" or not asked.units:
+        if asked.label == AMOUNT and v.kind == "quantity" and v.unit in _COUNTS:
+            best = max(best, WEAK)  # "5편까지" does not say what a ticket costs
+        elif v.kind != "quantity" or not asked.units:
             # a temperature or a number of nights answers only a question that asks for one (units), not a bare
             # "how much / 얼마" ("편도 얼마예요?" is not answered by "up to six nights a year")
             strong = v.kind != "quantity" or (bool(v.unit) and v.unit not in _ASKED_BY_NAME_ONLY)

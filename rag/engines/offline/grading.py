@@ -5,7 +5,7 @@ import re
 
 import numpy as np
 
-from rag.engines.offline.answertype import (STRONG, WEAK, answers, asked_for_grading, fit, names_organisation,
+from rag.engines.offline.answertype import (AMOUNT, STRONG, WEAK, answers, asked_for_grading, fit, names_organisation,
                                             states_cause)
 from rag.engines.offline.attribute import asked_attribute
 from rag.engines.offline.coverage import (Coverage, _fact_coverage, _name_like, checkable_terms,
@@ -136,7 +136,7 @@ class Grader:
         if share >= 1.0 or not len(ev.units):
             return 0.0, ""
         asked = asked_for_grading(question)
-        if not asked.kinds or (asked.label == "quantity" and not asked.units):
+        if not asked.kinds or (asked.label in ("quantity", AMOUNT) and not asked.units):
             return 0.0, ""
         # a one-digit number ("제2수장고") is too common to anchor anything
         anchors = [t for t in check if (_is_number(t) and len(t) >= 2) or (not _is_number(t) and _name_like(t, question))]
