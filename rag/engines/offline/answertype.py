@@ -214,8 +214,8 @@ def _how_many(q: str) -> tuple[re.Match | None, str]:
     return m, next((g for g in m.groups() if g), "") if m else ""
 
 
-# a phrase the question quotes is a mention, not its asking words: "“最后几杯”的提示 … 剩多少" asks an amount, not cups
-# (paired quotation marks of any script; ASCII single quotes are apostrophes too and are left alone)
+# language, not tuned: a phrase the question quotes is a mention, not its asking words ("“最后几杯”的提示 … 剩多少"
+# asks an amount, not cups); paired quotation marks of any script (ASCII single quotes are apostrophes too)
 _QUOTED = re.compile(r"“[^”\n]{1,40}”|‘[^’\n]{1,40}’|「[^」\n]{1,40}」|『[^』\n]{1,40}』|\"[^\"\n]{1,40}\"")
 
 
@@ -244,7 +244,7 @@ def _asked_type(question: str) -> AskedType:
     if _WHEN.search(q) or _EARLIER.search(q):
         return AskedType(_TEMPORAL, frozenset(), "date or time", cause)
     if re.search(r"얼마(?!\s?나)", q) and not re.search(r"多少|几|幾", q):
-        # "표가 얼마예요?" asks an amount (a price, a rate, a measure), not a count of things or people
+        # "표가 얼마예요?" asks an amount (a price, a rate, a measure), not a count of things or people (language)
         return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), AMOUNT, cause)
     if re.search(r"多少|几|幾|얼마", q):
         return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), "quantity", cause)
