@@ -34,7 +34,8 @@ from rag.variants import run_question
     ("How many loaves were thrown away when the oven failed?", "quantity"),  # "how many" before "when"
     ("为什么收银机停止工作？", "cause"),
     ("연봉 계약은 매년 몇 월에 갱신해?", "month"),  # a money word, but the question asks for a month
-    ("눈이 얼마 이상 쌓이면 등산로를 닫나요?", "quantity"),  # a bare 얼마 asks for a number, not money
+    # a bare 얼마 asks for an amount (a measure, money or a rate), not money alone and not a count (twenty-ninth session)
+    ("눈이 얼마 이상 쌓이면 등산로를 닫나요?", "amount"),
     # a physical dimension asked: by "how heavy / how far", or a dimension noun with an amount asked beside it
     ("How heavy must a dog be to give blood?", "weight"),
     ("헌혈하려면 개 체중이 최소 얼마여야 해?", "weight"),

@@ -126,11 +126,11 @@ def test_cost_stated_for_the_asked_vehicle_is_correct(kb, engine):
 # ---- 4. answer type -----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("question, kind", [
     ("How much did the city pay for the app?", "money"),
-    ("입장료는 얼마예요?", "quantity"),  # no word of money: any measured value answers
+    ("입장료는 얼마예요?", "amount"),  # no word of money: an amount (any measured value, not a count) answers
     ("입장 요금은 얼마예요?", "money"),
     ("儿童票每张多少钱？", "money"),
     ("风速高于多少时停止运行？", "quantity"),
-    ("눈이 얼마 이상 쌓이면 등산로를 닫나요?", "quantity"),
+    ("눈이 얼마 이상 쌓이면 등산로를 닫나요?", "amount"),
     ("How many buses does the team maintain?", "quantity"),
     ("승객은 몇 명이었나요?", "quantity (person)"),
     ("这个系统是哪一年上线的？", "year"),
