@@ -39,3 +39,9 @@ def test_an_apostrophe_is_not_a_quote():
 
 def test_a_question_asking_nothing_but_a_quoted_title_asks_no_value():
     assert not asked_type("“几点了”这首歌是谁唱的？").kinds - {"person"}
+
+
+def test_a_currency_inside_quotes_is_not_the_asked_currency():
+    # the currency is read from the same masked question as the kind: "多少美元" on a button is a label
+    assert asked_type("按钮上写着“多少美元”，那这张票实际要付多少钱？").currency == ""
+    assert asked_type("这张票要付多少美元？").currency == "usd"

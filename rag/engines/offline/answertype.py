@@ -194,6 +194,7 @@ def asked_type(question: str) -> AskedType:
     """The kind of value the question asks for (NO_TYPE when it asks for none of them); for money, the currency it
     names in its asking words ("多少美元", "how many dollars", "몇 달러", "in euros"): an amount in another currency does
     not answer it."""
+    question = _QUOTED.sub("“”", question)  # read once, for the kind and for the currency
     asked = _asked_type(question)
     if "money" not in asked.kinds:
         return asked
@@ -220,7 +221,6 @@ _QUOTED = re.compile(r"“[^”\n]{1,40}”|‘[^’\n]{1,40}’|「[^」\n]{1,4
 
 
 def _asked_type(question: str) -> AskedType:
-    question = _QUOTED.sub("“”", question)
     q = _norm(question).lower()
     cause = bool(_CAUSE.search(q))
     if _ASKS_FREQUENCY.search(q):  # before the weekday pattern: "每周几次" is not "周几"
