@@ -1,5 +1,5 @@
 """The attribute a value question asks for ("위약금" in "…1인당 위약금을 얼마 냈나요?", "weight" in "What is the maximum
-weight of a checked bag …", "预算" in "…的总预算是多少？"): grading holds a document that never names it at ambiguous.
+weight of a checked bag …", "预算" in "…的总预算是多少？", the event "发货" in "…什么时候发货？"): grading holds a document that never names it at ambiguous.
 Language patterns, not tuned; the words that are no attribute (a unit, a kind of answer) are ``rules.ATTRIBUTE_SKIP``.
 """
 from __future__ import annotations
@@ -24,6 +24,8 @@ _EN_WHAT_THE = re.compile(r"\b(?:what|how much) (?:is|was|are|were) the ((?:[a-z
 _ZH_AFTER = re.compile(r"(?:多少|几)[个名张本台位件次辆艘座册种]([\u4e00-\u9fff]{2})(?=[？?。]|$)")
 _ZH_BEFORE = re.compile(r"([\u4e00-\u9fff]{2,}?)(?:大约|大概|约|一共|总共|共|平均|最多|最少|至少|通常|一般)?(?:是|为)"
                         r"(?:多少|几)(?!钱|元|块)")
+# "…是哪年几月建成的？", "…什么时候发货？": the event a Chinese date question asks about is the verb after its question word
+_ZH_WHEN = re.compile(r"(?:哪一?天|哪一?年|几月|几号|什么时候|何时)(?:几月|几号)?((?:(?![的了过])[\u4e00-\u9fff]){2})(?=的?[？?。，,]|的?$)")
 # "what is the maximum size of …": a measure word makes a "what is the X" question a value question
 _EN_MEASURE = re.compile(r"\b(?:maximum|minimum|max|min|total|average|largest|smallest|highest|lowest)\b")
 
@@ -79,6 +81,9 @@ def asked_attribute(question: str) -> str:
             run = re.split(r"[的之]", m.group(1))[-1]
             if len(run) >= 2 and run[-2:] not in ATTRIBUTE_SKIP and not run[-2:].startswith("每"):
                 candidates.append(run[-2:])
+        m = _ZH_WHEN.search(q)
+        if m:
+            candidates.append(_attribute_word(m.group(1)))
     for t in candidates:
         if t and t not in ATTRIBUTE_SKIP and t not in _FILLER_WORDS and not _is_number(t):
             return t
