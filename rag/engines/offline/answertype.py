@@ -114,6 +114,19 @@ _ASKS: tuple[tuple[str, frozenset[str], frozenset[str], str], ...] = (
 _ASKS_BEFORE_COUNTS = 7  # year, month, time of day, weekday, day, age, percent come before "how many <unit>"; duration, money after
 # asked after "how many …" ("How many parcels were delayed when the scanners failed?" asks for a number)
 _WHEN = re.compile(r"\bwhen\b|언제|며칠에|무슨\s?날|什么时候|何时|哪一天|几月|几号|什么日子|\bwhat date\b")
+# English "when" after another question word of its sentence, not followed by a verb that asks ("What value of k
+# does Atlas use when it merges …", "What happened when …"), opens a clause of time: it asks no date (language)
+_ASKING_BEFORE = re.compile(r"\b(?:what|which|who|whom|whose|how|where|why)\b")
+_ASKING_AFTER = re.compile(r"\s*(?:did|does|do|is|was|are|were|will|would|can|could|should|must|has|have|had)\b")
+
+
+def _subordinate_when(q: str, m: re.Match) -> bool:
+    if m.group(0) != "when":
+        return False
+    sentence = re.split(r"[.?!;？。]", q[: m.start()])[-1]
+    return bool(_ASKING_BEFORE.search(sentence)) and not _ASKING_AFTER.match(q, m.end())
+
+
 # language: a comparison in time between named sides ("Which opened earlier, A or B?", "A와 B 중 어디가 먼저 문을
 # 열었어?", "A和B哪个更早开业？") asks for each side's date, as "when" does
 _EARLIER = re.compile(r"\b(?:which|who|what)\b[^?]{0,80}\b(?:earlier|later|sooner|more recently)\b|"
@@ -241,7 +254,7 @@ def _asked_type(question: str) -> AskedType:
         return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), "quantity", cause)
     if _UNTIL.search(q):
         return AskedType(_TEMPORAL, frozenset(), "end date or time", cause, until=True)
-    if _WHEN.search(q) or _EARLIER.search(q):
+    if any(not _subordinate_when(q, m) for m in _WHEN.finditer(q)) or _EARLIER.search(q):
         return AskedType(_TEMPORAL, frozenset(), "date or time", cause)
     if re.search(r"얼마(?!\s?나)", q) and not re.search(r"多少|几|幾", q):
         # "표가 얼마예요?" asks an amount (a price, a rate, a measure), not a count of things or people (language)
