@@ -27,7 +27,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from rag.textutil import append_unwrapped, script_language, split_sentences
+from rag.textutil import append_unwrapped, script_language, script_shares, split_sentences
 
 DB_NAME = "sentences.sqlite3"
 HEADING_CHARS = 120  # a heading longer than this is cut: it is context, not content (a title may end in its date)
@@ -353,11 +353,32 @@ class LanguageStats:
         sd = np.asarray([self.std.get(lang, self.std.get("en", 1.0)) for lang in langs], dtype=np.float32)
         return (np.asarray(sims, dtype=np.float32) - mu) / sd
 
-    def centre_codes(self, sims: np.ndarray, codes: np.ndarray) -> np.ndarray:
-        """``centre`` for rows given as language codes (indices into ``LANGUAGES``), vectorised."""
+    def centre_mixed(self, sims: np.ndarray, texts: Sequence[str], own: str) -> np.ndarray:
+        """``centre`` for a question in language ``own``, where a sentence of another language that writes some of
+        its letters in the question's script is centred partly as the question's language, by that share
+        (``script_shares``): a Korean sentence that names a company in Chinese characters ("청두 蓉光影业과 … 협약 체결")
+        sits closer to a Chinese question than the Korean sentences it would be centred with alone, by those
+        characters, not by its meaning. Every other sentence is centred as ``centre`` centres it."""
+        out = np.empty(len(texts), dtype=np.float32)
+        own_mu, own_sd = self.mean.get(own, self.mean.get("en", 0.0)), self.std.get(own, self.std.get("en", 1.0))
+        for i, text in enumerate(texts):
+            lang = script_language(text)
+            mu, sd = self.mean.get(lang, self.mean.get("en", 0.0)), self.std.get(lang, self.std.get("en", 1.0))
+            w = script_shares(text).get(own, 0.0) if lang != own else 0.0
+            out[i] = (float(sims[i]) - ((1 - w) * mu + w * own_mu)) / ((1 - w) * sd + w * own_sd)
+        return out
+
+    def centre_codes(self, sims: np.ndarray, codes: np.ndarray, mix: np.ndarray | None = None,
+                     own: str = "") -> np.ndarray:
+        """``centre`` for rows given as language codes (indices into ``LANGUAGES``), vectorised; with the rows'
+        script shares (``SentenceMatrix.script_mix``) and the question's language, as ``centre_mixed``."""
         mu = np.asarray([self.mean.get(lang, 0.0) for lang in LANGUAGES], dtype=np.float32)
         sd = np.asarray([self.std.get(lang, 1.0) for lang in LANGUAGES], dtype=np.float32)
-        return (sims - mu[codes]) / sd[codes]
+        if mix is None or own not in LANGUAGES:
+            return (sims - mu[codes]) / sd[codes]
+        k = LANGUAGES.index(own)
+        w = np.where(codes != k, mix[:, k], 0.0).astype(np.float32)
+        return (sims - ((1 - w) * mu[codes] + w * mu[k])) / ((1 - w) * sd[codes] + w * sd[k])
 
 
 class SentenceMatrix:
@@ -377,6 +398,12 @@ class SentenceMatrix:
         self.chunk_starts = (np.flatnonzero(np.r_[True, rows_chunk[1:] != rows_chunk[:-1]]) if len(rows_chunk)
                              else np.zeros(0, np.int64))
         self.lang_rows = {lang: np.flatnonzero(codes == k) for k, lang in enumerate(LANGUAGES)}
+        # each row's share of letters per script (``script_shares``), for ``LanguageStats.centre_codes``
+        mix = np.zeros((len(units), len(LANGUAGES)), dtype=np.float32)
+        for i, u in enumerate(units):
+            for lang, w in script_shares(u.text).items():
+                mix[i, LANGUAGES.index(lang)] = w
+        self.script_mix = mix
 
     def __len__(self) -> int:
         return len(self.units)

@@ -408,6 +408,15 @@ def dominant_language(text: str) -> str:
     return max((("ko", hangul), ("zh", han), ("en", latin)), key=lambda pair: pair[1])[0]
 
 
+def script_shares(text: str) -> dict[str, float]:
+    """The share of ``text``'s letters in each script language ('ko', 'zh', 'en'; a Chinese character or Hangul
+    syllable weighs LATIN_LETTERS_PER_CJK Latin letters); {} for a text without letters."""
+    counts = {"ko": len(_HANGUL_RE.findall(text)), "zh": len(_HAN_RE.findall(text)),
+              "en": len(_LATIN_LETTER_RE.findall(text)) / LATIN_LETTERS_PER_CJK}
+    total = sum(counts.values())
+    return {lang: n / total for lang, n in counts.items() if n} if total else {}
+
+
 def normalize_query(query: str) -> str:
     """A query's identity for repetition detection: NFKC, lowercased, punctuation dropped,
     Korean particles stripped, whitespace collapsed ("카카오는 어디에?" == "카카오 어디")."""

@@ -343,7 +343,7 @@ class VectorTool:
             return index
 
     def _sentence_channel(self, query_vector: Any, committed: dict[str, int], index: _Bm25Index,
-                          n: int, revision: int | None = None, only_docs: set[str] | None = None
+                          n: int, revision: int | None = None, only_docs: set[str] | None = None, own: str = ""
                           ) -> list[tuple[Chunk, float, str]]:
         """(chunk, best language-centred sentence z-score, that sentence) of the ``n`` best chunks (``revision``:
         the one ``committed`` was read at). ``only_docs``: the best chunk of each of these documents only (the
@@ -364,7 +364,7 @@ class VectorTool:
         stats = matrix.stats(sims, SENTENCE_STATS_MIN_COUNT, SENTENCE_STATS_MIN_STD, floor, SENTENCE_FALLBACK_OFFSET,
                              SENTENCE_FALLBACK_STD)
         self.last_sentence_stats = stats
-        z = stats.centre_codes(sims, matrix.lang_codes)
+        z = stats.centre_codes(sims, matrix.lang_codes, matrix.script_mix, own)
         best = np.maximum.reduceat(z, matrix.chunk_starts)  # best sentence per chunk (rows grouped by chunk)
         docs_of = None if only_docs is None else self._matrix_docs(matrix)
         if docs_of is not None:
@@ -490,7 +490,7 @@ class VectorTool:
             out: list[Retrieved] = []
             for text in [query, *_asked_parts(query)]:
                 ranking = self._sentence_channel(self._embed_query(text), committed, index, len(parent), revision,
-                                                 only_docs=set(parent))
+                                                 only_docs=set(parent), own=dominant_language(text))
                 for chunk, _z, _sentence in ranking:  # one chunk per document, the best first
                     if chunk.chunk_id in seen:
                         continue
@@ -522,14 +522,15 @@ class VectorTool:
                 return []
             n = max(CANDIDATES, top_k * 5)
             query_vector = self._embed_query(query)
+            own = dominant_language(query)
             # a chunk of an uncommitted document (an ingest in progress, or interrupted) is never returned
             index = self._bm25(revision)
             keys = self._telling(query_keys(query))
             if exclude_language is None:
                 dense = [(c, sim) for c, sim in store.dense_query(query_vector, n) if c.doc_id in committed]
                 sparse = index.search(query, n)
-                sentence = self._sentence_channel(query_vector, committed, index, n, revision)
-                parts = [self._sentence_channel(self._embed_query(p), committed, index, n, revision)
+                sentence = self._sentence_channel(query_vector, committed, index, n, revision, own=own)
+                parts = [self._sentence_channel(self._embed_query(p), committed, index, n, revision, own=own)
                          for p in (_asked_parts(query) if by_parts else [])]
                 names = (self._names.search_tokens(keys, NAME_CANDIDATES) if keys and self._names is not None
                          else [])
@@ -542,8 +543,8 @@ class VectorTool:
 
                 every = len(index.chunks)
                 dense, sparse, parts = [], [], []
-                sentence = [row for row in self._sentence_channel(query_vector, committed, index, every, revision)
-                            if keep(row[0])][:n]
+                sentence = [row for row in self._sentence_channel(query_vector, committed, index, every, revision,
+                                                                  own=own) if keep(row[0])][:n]
                 names = ([row for row in self._names.search_tokens(keys, every) if keep(row[0])][:NAME_CANDIDATES]
                          if keys and self._names is not None else [])
         except RagError as exc:

@@ -19,6 +19,7 @@ from rag.engines.offline.rules import (COMPARED_JOIN, COMPARISON_WORDS, INTENT_C
                                        SENTENCE_STATS_MIN_STD)
 from rag.engines.offline.parts import asking_clause
 from rag.engines.offline.text import language_of
+from rag.textutil import dominant_language
 from rag.sentences import (ChunkSentences, LanguageStats, Unit, cached_matrix, embed_units, language_floor,
                            split_units, store_for)
 from rag.types import Retrieved
@@ -235,11 +236,12 @@ class Semantics:
         if not docs:
             return []
         stats = self.language_stats(question)
+        own = dominant_language(question)
         lo, hi = SEMANTIC_Z_RANGE
         out: list[SentenceEvidence] = []
         for cs, sims in zip(self.units_of(docs), self.unit_similarities(question, docs)):
-            langs = [language_of(u.text) for u in cs.units]
-            margins = stats.centre(sims, langs) if len(langs) else np.zeros(0, np.float32)
+            texts = [u.text for u in cs.units]
+            margins = stats.centre_mixed(sims, texts, own) if texts else np.zeros(0, np.float32)
             scores = np.clip((margins - lo) / (hi - lo), 0.0, 1.0)
             # only a statement is evidence: a fragment ("BM25", "문의") or a question (an FAQ's "재택근무를 할 수
             # 있나요?") sits close to any question in meaning and states nothing
