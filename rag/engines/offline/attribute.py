@@ -26,6 +26,11 @@ _ZH_BEFORE = re.compile(r"([\u4e00-\u9fff]{2,}?)(?:大约|大概|约|一共|总�
                         r"(?:多少|几)(?!钱|元|块)")
 # "…是哪年几月建成的？", "…什么时候发货？": the event a Chinese date question asks about is the verb after its question word
 _ZH_WHEN = re.compile(r"(?:哪一?天|哪一?年|几月|几号|什么时候|何时)(?:几月|几号)?((?:(?![的了过])[\u4e00-\u9fff]){2})(?=的?[？?。，,]|的?$)")
+# "how long is Rongguang's exclusive streaming window on …", "how big is the deposit for …": the noun a measure
+# question asks the size of
+_EN_HOW_IS = re.compile(r"\bhow (?:long|big|large|high|old|wide|heavy|far) (?:is|are|was|were) (?:the |(?:[a-z\-]+ )?[a-z\-]+'s? )"
+                        r"((?:[a-z\-]+ ){0,3}?[a-z\-]+?)(?= of\b| for\b| on\b| in\b| at\b| to\b| from\b|\s*[?？,]|\s*$)")
+_EN_PREPOSITIONS = frozenset("through with about up out in on for to from at by of into over".split())
 # "what is the maximum size of …": a measure word makes a "what is the X" question a value question
 _EN_MEASURE = re.compile(r"\b(?:maximum|minimum|max|min|total|average|largest|smallest|highest|lowest)\b")
 
@@ -70,6 +75,12 @@ def asked_attribute(question: str) -> str:
     m = _EN_HOW_MANY.search(low)
     if m:
         candidates.append(m.group(1))
+    m = _EN_HOW_IS.search(low)
+    if m:  # "how long is the notice period": the word before a word of measure ("period") names what is measured;
+        # "the induction everyone sits through": a clause after the noun ends in its preposition, the noun leads
+        words = m.group(1).split()
+        words = words[:1] if words[-1] in _EN_PREPOSITIONS else words
+        candidates.append(next((w for w in reversed(words) if w not in ATTRIBUTE_SKIP), ""))
     m = _EN_WHAT_THE.search(low)
     if m and (asked_for_grading(question).kinds or WANTS_NUMBER.search(low) or _EN_MEASURE.search(m.group(1))):
         candidates.append(m.group(1).split()[-1])

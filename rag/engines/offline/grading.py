@@ -8,6 +8,7 @@ import numpy as np
 from rag.engines.offline.answertype import (AMOUNT, STRONG, WEAK, answers, asked_for_grading, fit, names_organisation,
                                             states_cause)
 from rag.engines.offline.attribute import asked_attribute
+from rag.engines.offline.parts import asked_parts
 from rag.engines.offline.coverage import (Coverage, _fact_coverage, _name_like, checkable_terms,
                                           coverage_of, credit_months, prepared_text, question_terms, term_script, text_scripts)
 from rag.engines.offline.rules import (BELOW_CORRECT, COOCCUR_MIN_SHARE, COOCCUR_WINDOW, GRAPH_FACT_WEIGHTS, INCORRECT_SCORE_CAP, VALUE_EVIDENCE_TOP,
@@ -228,8 +229,11 @@ class Grader:
         holders = [j for j, u in enumerate(units) if prepared_text(u.text).match(attr)[0] > 0]
         if not holders:
             return ""
+        # a question that asks several things: the terms of the part that asks for the attribute ("how long is the
+        # induction" is not about where to turn up, the other part)
+        own = _part_terms(question, attr)
         subject = [t for t in check if t != attr and not prepared_text(attr).match(t)[0] > 0
-                   and not _contains_phrase(_norm(attr), t)]
+                   and not _contains_phrase(_norm(attr), t) and (own is None or t in own)]
         full = coverage_of(subject, "\n".join([u.heading for u in units] + [u.text for u in units]))
         named = [t for t in subject if full.credit.get(t, 0.0) > 0]
         if not named:
@@ -322,3 +326,16 @@ def _states_the_asked_cause(question: str, terms: list[str], focus: set[str], le
     if not (focus and set(terms) - focus and lex.covered and "cause" in question_intents(question)):
         return False
     return any(states_cause(u.text) or heading_matches(u.section, {"cause"}) for u in ev.units)
+
+
+def _part_terms(question: str, attr: str) -> set[str] | None:
+    """The key terms of the asked part that holds the attribute, where the question asks several things (None
+    otherwise: every term of the question)."""
+    parts = asked_parts(question)
+    if len(parts) < 2:
+        return None
+    for part in parts:
+        terms = question_terms(part)[0]
+        if attr in terms:
+            return set(terms)
+    return None

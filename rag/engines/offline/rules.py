@@ -392,7 +392,7 @@ ATTRIBUTE_SKIP = frozenset(
     "persons percent one ones kind kinds type types number amount total setting settings parameter parameters "
     "value values detail details information option options requirement requirements rule rules condition conditions "
     "时间 人数 数量 一共 总共 每年 每月 每天 每人 每次 大约 大概 约为 左右 平均 最多 最少 至少 通常 一般 "
-    "approximately roughly about around average usually".split())
+    "approximately roughly about around average usually period periods duration length span".split())
 # grading (Grader._stated_apart), chosen, not tuned: a sentence that states the asked attribute is read with its
 # headings and this many sentences either side; it must contain every number of the question the chunk contains and
 # at least this share of the chunk's other matching key terms (else the chunk covers the question only when pooled)
