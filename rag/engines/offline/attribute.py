@@ -1,5 +1,6 @@
 """The attribute a value question asks for ("위약금" in "…1인당 위약금을 얼마 냈나요?", "weight" in "What is the maximum
-weight of a checked bag …", "预算" in "…的总预算是多少？", the event "发货" in "…什么时候发货？"): grading holds a document that never names it at ambiguous.
+weight of a checked bag …", "预算" in "…的总预算是多少？", the event "发货" in "…什么时候发货？"): grading holds a
+document that never names it at ambiguous.
 Language patterns, not tuned; the words that are no attribute (a unit, a kind of answer) are ``rules.ATTRIBUTE_SKIP``.
 """
 from __future__ import annotations
@@ -25,11 +26,12 @@ _ZH_AFTER = re.compile(r"(?:多少|几)[个名张本台位件次辆艘座册种]
 _ZH_BEFORE = re.compile(r"([\u4e00-\u9fff]{2,}?)(?:大约|大概|约|一共|总共|共|平均|最多|最少|至少|通常|一般)?(?:是|为)"
                         r"(?:多少|几)(?!钱|元|块)")
 # "…是哪年几月建成的？", "…什么时候发货？": the event a Chinese date question asks about is the verb after its question word
-_ZH_WHEN = re.compile(r"(?:哪一?天|哪一?年|几月|几号|什么时候|何时)(?:几月|几号)?((?:(?![的了过])[\u4e00-\u9fff]){2})(?=的?[？?。，,]|的?$)")
+_ZH_WHEN = re.compile(r"(?:哪一?天|哪一?年|几月|几号|什么时候|何时)(?:几月|几号)?"
+                      r"((?:(?![的了过])[\u4e00-\u9fff]){2})(?=的?[？?。，,]|的?$)")
 # "how long is Rongguang's exclusive streaming window on …", "how big is the deposit for …": the noun a measure
 # question asks the size of
-_EN_HOW_IS = re.compile(r"\bhow (?:long|big|large|high|old|wide|heavy|far) (?:is|are|was|were) (?:the |(?:[a-z\-]+ )?[a-z\-]+'s? )"
-                        r"((?:[a-z\-]+ ){0,3}?[a-z\-]+?)(?= of\b| for\b| on\b| in\b| at\b| to\b| from\b|\s*[?？,]|\s*$)")
+_EN_HOW_IS = re.compile(r"\bhow (?:long|big|large|high|old|wide|heavy|far) (?:is|are|was|were) "
+                        r"(?:the |(?:[a-z\-]+ )?[a-z\-]+'s? )((?:[a-z\-]+ ){0,3}?[a-z\-]+?)(?= of\b| for\b| on\b| in\b| at\b| to\b| from\b|\s*[?？,]|\s*$)")
 _EN_PREPOSITIONS = frozenset("through with about up out in on for to from at by of into over".split())
 # "what is the maximum size of …": a measure word makes a "what is the X" question a value question
 _EN_MEASURE = re.compile(r"\b(?:maximum|minimum|max|min|total|average|largest|smallest|highest|lowest)\b")

@@ -18,7 +18,6 @@ from rag.engines.offline.rules import (COMPARED_JOIN, COMPARISON_WORDS, INTENT_C
                                        SENTENCE_FALLBACK_STD, SENTENCE_STATS_MIN_COUNT,
                                        SENTENCE_STATS_MIN_STD)
 from rag.engines.offline.parts import asking_clause
-from rag.engines.offline.text import language_of
 from rag.textutil import dominant_language
 from rag.sentences import (ChunkSentences, LanguageStats, Unit, cached_matrix, embed_units, language_floor,
                            split_units, store_for)
