@@ -349,36 +349,43 @@ class LanguageStats:
 
     def centre(self, sims: np.ndarray, langs: Sequence[str]) -> np.ndarray:
         """z-scores of ``sims`` (cosines of sentences whose languages are ``langs``)."""
-        mu = np.asarray([self.mean.get(lang, self.mean.get("en", 0.0)) for lang in langs], dtype=np.float32)
-        sd = np.asarray([self.std.get(lang, self.std.get("en", 1.0)) for lang in langs], dtype=np.float32)
-        return (np.asarray(sims, dtype=np.float32) - mu) / sd
+        return self.centre_codes(np.asarray(sims, dtype=np.float32), language_codes(langs))
 
     def centre_mixed(self, sims: np.ndarray, texts: Sequence[str], own: str) -> np.ndarray:
-        """``centre`` for a question in language ``own``, where a sentence of another language that writes some of
-        its letters in the question's script is centred partly as the question's language, by that share
-        (``script_shares``): a Korean sentence that names a company in Chinese characters ("청두 蓉光影业과 … 협약 체결")
-        sits closer to a Chinese question than the Korean sentences it would be centred with alone, by those
-        characters, not by its meaning. Every other sentence is centred as ``centre`` centres it."""
-        out = np.empty(len(texts), dtype=np.float32)
-        own_mu, own_sd = self.mean.get(own, self.mean.get("en", 0.0)), self.std.get(own, self.std.get("en", 1.0))
-        for i, text in enumerate(texts):
-            lang = script_language(text)
-            mu, sd = self.mean.get(lang, self.mean.get("en", 0.0)), self.std.get(lang, self.std.get("en", 1.0))
-            w = script_shares(text).get(own, 0.0) if lang != own else 0.0
-            out[i] = (float(sims[i]) - ((1 - w) * mu + w * own_mu)) / ((1 - w) * sd + w * own_sd)
-        return out
+        """``centre`` of the sentences ``texts`` for a question in language ``own``, where a sentence of another
+        language that writes some of its letters in the question's script is centred partly as the question's
+        language, by that share (``script_mix``): a Korean sentence that names a company in Chinese characters
+        ("청두 蓉光影业과 … 협약 체결") sits closer to a Chinese question than the Korean sentences it would be centred with
+        alone, by those characters, not by its meaning. Every other sentence is centred as ``centre`` centres it."""
+        codes = language_codes([script_language(t) for t in texts])
+        return self.centre_codes(np.asarray(sims, dtype=np.float32), codes, script_mix(texts), own)
 
     def centre_codes(self, sims: np.ndarray, codes: np.ndarray, mix: np.ndarray | None = None,
                      own: str = "") -> np.ndarray:
         """``centre`` for rows given as language codes (indices into ``LANGUAGES``), vectorised; with the rows'
-        script shares (``SentenceMatrix.script_mix``) and the question's language, as ``centre_mixed``."""
-        mu = np.asarray([self.mean.get(lang, 0.0) for lang in LANGUAGES], dtype=np.float32)
-        sd = np.asarray([self.std.get(lang, 1.0) for lang in LANGUAGES], dtype=np.float32)
+        script shares (``script_mix``) and the question's language, as ``centre_mixed``."""
+        mu = np.asarray([self.mean.get(lang, self.mean.get("en", 0.0)) for lang in LANGUAGES], dtype=np.float32)
+        sd = np.asarray([self.std.get(lang, self.std.get("en", 1.0)) for lang in LANGUAGES], dtype=np.float32)
         if mix is None or own not in LANGUAGES:
             return (sims - mu[codes]) / sd[codes]
         k = LANGUAGES.index(own)
         w = np.where(codes != k, mix[:, k], 0.0).astype(np.float32)
         return (sims - ((1 - w) * mu[codes] + w * mu[k])) / ((1 - w) * sd[codes] + w * sd[k])
+
+
+def language_codes(langs: Sequence[str]) -> np.ndarray:
+    """Script languages as codes (indices into ``LANGUAGES``)."""
+    return np.asarray([LANGUAGES.index(lang) for lang in langs], dtype=np.int8)
+
+
+def script_mix(texts: Sequence[str]) -> np.ndarray:
+    """Each text's share of letters per script language (``textutil.script_shares``), one row per text, one column
+    per ``LANGUAGES`` entry; a row of zeros for a text without letters."""
+    mix = np.zeros((len(texts), len(LANGUAGES)), dtype=np.float32)
+    for i, text in enumerate(texts):
+        for lang, w in script_shares(text).items():
+            mix[i, LANGUAGES.index(lang)] = w
+    return mix
 
 
 class SentenceMatrix:
@@ -392,18 +399,13 @@ class SentenceMatrix:
         self.units = units
         self.rows_chunk = rows_chunk
         self.vectors = vectors
-        codes = np.asarray([LANGUAGES.index(script_language(u.text)) for u in units], dtype=np.int8)
+        codes = language_codes([script_language(u.text) for u in units])
         self.lang_codes = codes
         # rows are grouped by chunk: the first row of each chunk (for the best sentence per chunk, np.maximum.reduceat)
         self.chunk_starts = (np.flatnonzero(np.r_[True, rows_chunk[1:] != rows_chunk[:-1]]) if len(rows_chunk)
                              else np.zeros(0, np.int64))
         self.lang_rows = {lang: np.flatnonzero(codes == k) for k, lang in enumerate(LANGUAGES)}
-        # each row's share of letters per script (``script_shares``), for ``LanguageStats.centre_codes``
-        mix = np.zeros((len(units), len(LANGUAGES)), dtype=np.float32)
-        for i, u in enumerate(units):
-            for lang, w in script_shares(u.text).items():
-                mix[i, LANGUAGES.index(lang)] = w
-        self.script_mix = mix
+        self.script_mix = script_mix([u.text for u in units])  # for LanguageStats.centre_codes
 
     def __len__(self) -> int:
         return len(self.units)

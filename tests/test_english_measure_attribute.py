@@ -29,8 +29,11 @@ TEXTS = {
         "The corrected subtitle file reached Jinhe Films on 6 May 2026, three days later.\n"),
     "onboarding.md": (
         "# Festival staff onboarding\n\n"
-        "Festival-season staff come to the accreditation desk in the lobby at 08:30 on their first day.\n"
-        "Everybody spends the first morning on a 3-hour safety induction with the duty manager.\n"),
+        "## Your first morning\n\n"
+        "Festival ushers turn up at the accreditation desk in the lobby at 08:30 on their first morning.\n\n"
+        "## Safety\n\n"
+        "The safety induction takes three hours and is led by the duty manager.\n"
+        "Evacuation routes are walked in all four venues.\n"),
 }
 
 
@@ -73,4 +76,6 @@ def test_the_part_that_asks_for_the_attribute_decides_what_its_sentence_must_nam
     question = ("I've just been taken on as an usher for the festival. Where do I turn up on the first morning, "
                 "and how long is the induction everyone sits through?")
     _, g = best_grade(kb, engine, question, "onboarding.md")
+    # judged by the whole question's terms, the induction sentence (its own section) names none of the first part's
     assert "the sentences that state 'induction' do not name" not in g.reason, g.reason
+    assert g.label == "correct", g.reason
