@@ -272,7 +272,10 @@ class Grader:
         basis = (f"graph fact (hop {hop}, {predicate or 'no predicate'}): "
                  f"{'touches' if named else 'does not touch'} a question entity, relation "
                  f"{'is' if fills else 'is not'} asked ({', '.join(sorted(asked)) or 'none detected'}), {cov.summary()}")
-        if fills and named and not cov.missing_numbers:
+        # a number outside the asking clause dates the event the question starts from ("2026年4月 … 出事，X 用的 …
+        # 是从哪个系统读的？"): no relation states it
+        lacking = [t for t in cov.missing_numbers if cov.focus is None or t in cov.focus]
+        if fills and named and not lacking:
             label, why = "correct", "asked relation of a question entity"
             score = max(score, r.correct_score)
         elif fills:
