@@ -154,9 +154,8 @@ VALUE_QUESTION = re.compile(
 CHAIN_PATTERN = re.compile(r"\S+의\s+\S+의\s+")  # "A의 B의 C": a path through two relations
 HOW_CONNECTED = re.compile(r"\bhow (is|are) .+ (connected|related|linked) (to|with)\b")
 
-# language: words that ask for the system another one takes its data from ("X가 … 읽어 오는 시스템", "the tool X pulls
-# its numbers from", "X读取数据的系统", "X gets … from one of our other systems"): a "uses" relation. One list for the
-# offline engine (RELATION_SLOTS) and the graph tool (rag.tools.graph.PREDICATE_CUES). Not tuned on a corpus
+# language: words that ask for the system another one takes its data from ("X가 … 읽어 오는 시스템", "X读取数据的系统", "X gets
+# … from one of our other systems"): "uses", for RELATION_SLOTS and rag.tools.graph.PREDICATE_CUES. Not tuned on a corpus
 DATA_FLOW_CUES = ("읽어오", "읽어 오", "가져오", "가져 오", "불러오", "불러 오", "끌어오", "끌어 오", "받아오", "받아 오",
                   "pull", "fetch", "relies on", "rely on", "leans on", "lean on", "depends on", "depend on", "读取",
                   "调取", "获取", "拉取", "依赖", "other system", "another system", "of our systems", "from which system",
