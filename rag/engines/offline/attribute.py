@@ -31,7 +31,8 @@ _ZH_WHEN = re.compile(r"(?:哪一?天|哪一?年|几月|几号|什么时候|何�
 # "how long is Rongguang's exclusive streaming window on …", "how big is the deposit for …": the noun a measure
 # question asks the size of
 _EN_HOW_IS = re.compile(r"\bhow (?:long|big|large|high|old|wide|heavy|far) (?:is|are|was|were) "
-                        r"(?:the |(?:[a-z\-]+ )?[a-z\-]+'s? )((?:[a-z\-]+ ){0,3}?[a-z\-]+?)(?= of\b| for\b| on\b| in\b| at\b| to\b| from\b|\s*[?？,]|\s*$)")
+                        r"(?:the |(?:[a-z\-]+ )?[a-z\-]+'s? )((?:[a-z\-]+ ){0,3}?[a-z\-]+?)"
+                        r"(?= of\b| for\b| on\b| in\b| at\b| to\b| from\b|\s*[?？,]|\s*$)")
 _EN_PREPOSITIONS = frozenset("through with about up out in on for to from at by of into over".split())
 # "what is the maximum size of …": a measure word makes a "what is the X" question a value question
 _EN_MEASURE = re.compile(r"\b(?:maximum|minimum|max|min|total|average|largest|smallest|highest|lowest)\b")

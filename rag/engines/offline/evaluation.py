@@ -96,11 +96,11 @@ class ContextEvaluator:
             # graph facts answer a chain: what counts is whether every asked relation is reached from the
             # question's entities, not how good the single best fact is
             filled, chain, _ = graph_path(question, docs, supports)
-            # … by the words of the clause that asks: a lead-in names the event the question starts from ("2026年3月
-            # … 那次，"), which no relation states
-            asking = [t for t in terms if t in focus] if focus else []
-            if asking:
-                union = sum(credit[t] for t in asking) / len(asking)
+            # … by the words of the clause that asks, where something comes before it: a lead-in names the event the
+            # question starts from ("2026年3月 … 那次，"), which no relation states (the same weights, over those words)
+            asking = [t for t in terms if focus and t in focus]
+            if 0 < len(asking) < len(terms):
+                union = sum(weights[t] * credit[t] for t in asking) / sum(weights[t] for t in asking)
             quality = round(chain * (GRAPH_QUALITY_FLOOR + (1 - GRAPH_QUALITY_FLOOR) * union), 3)
             shown = ", ".join(f"{p} {'✓' if filled.get(p, 0) >= 1 else '½ (related_to)' if filled.get(p) else '✗'}"
                               for p in sorted(asked))
