@@ -168,7 +168,7 @@ run_set() {  # run_set NAME: one question set with its gates
       # 2026-12-05, twenty-first session: the answer also reads the chunk of each usable document that matches the
       # question and each asked part best by meaning. Over I-M key facts 72 -> 73, silent 63 and false abstention 76
       # unchanged: L 0.486 -> 0.514; H 0.514 -> 0.543 (silent 0.250 -> 0.229). H's and L's floors moved.
-      floors "$HELDOUT_H" 0.60 0.37 0.19 0.95 || return $?  # H 0.629 / 0.343 / 0.167 / 0.979 (thirtieth session)
+      floors "$HELDOUT_H" 0.62 0.40 0.17 0.95 || return $?  # H 0.657 / 0.371 / 0.146 / 0.979 (thirty-first session)
       # 2026-12-06, twenty-eighth session: E 0.697 -> 0.727 (a pronoun sentence quoted with its referent), F 0.735 ->
       # 0.765 (two parts do not share a one-value sentence), I 0.371 -> 0.400 (a partial answer lists one more sentence
       # per further part asked; I read in aggregate only), C 0.792 -> 0.833 (counters of doses, cups …). C's, E's, F's
@@ -224,7 +224,9 @@ run_set() {  # run_set NAME: one question set with its gates
       # 2026-12-07, thirty-first session: "X gets … from one of our other systems" / "从哪个系统…读的" ask the system X
       # uses, and a chain question's dated lead-in is neither required of the chain's facts nor part of its quality:
       # dev N 0.686 -> 0.743 (silent 0.167 -> 0.146), P 0.371 -> 0.429 (silent 0.250 -> 0.229); clean Q 0.343 -> 0.371
-      # (silent 0.333 -> 0.312; I-M + O + Q key facts 110 -> 111, silent 88 -> 87). N's, P's and Q's floors moved.
+      # (silent 0.333 -> 0.312; I-M + O + Q key facts 110 -> 111, silent 88 -> 87). N's, P's and Q's floors moved;
+      # H's too after the review (H mh-03, a silent failure, is now a partial answer that holds the fact: key facts
+      # 0.629 -> 0.657, silent 0.167 -> 0.146, false abstention 0.343 -> 0.371, its floor up by one question).
       floors "$HELDOUT_P" 0.40 0.40 0.25 0.93 || return $?  # P 0.429 / 0.371 / 0.229 / 0.958 (dev; naive 0.286)
       floors "$HELDOUT_Q" 0.34 0.34 0.34 0.95 ;;  # Q 0.371 / 0.314 / 0.312 / 0.979 (clean; naive key facts 0.286)
     heldout_c) targets "$HELDOUT_C" ;;  # issue 8's targets on a held-out corpus (not met today: README "Evaluation")
