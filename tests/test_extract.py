@@ -115,6 +115,35 @@ def test_alias_in_parentheses_is_one_entity(text, canonical, alias):
     assert "(" in recorded[0].evidence
 
 
+@pytest.mark.parametrize("text,alias", [
+    # a name in a third script listed first inside the parentheses (issue 8: a team directory that gives each
+    # person's English, Chinese and Korean names; the Korean procedure names the person in Korean only)
+    ("Kim Meilan (金美兰, 김미란), food-safety inspector, belongs to the Quality Team.", "김미란"),
+    ("**Tang Kexin (唐可欣, 탕커신)**, China Market Manager, belongs to Domestic Sales.", "탕커신"),
+])
+def test_parentheses_listing_the_name_in_two_other_scripts_give_an_alias(text, alias):
+    found = extract(text, "d", "d#0")
+    recorded = [(entity_key(r.source), entity_key(r.target)) for r in found.relations if r.predicate == "also_known_as"]
+    assert (entity_key(text.strip("*").split(" (")[0]), entity_key(alias)) in recorded, found.relations
+    assert any(r.predicate == "belongs_to" for r in found.relations), found.relations
+
+
+def test_parentheses_with_other_words_of_the_name_s_script_give_no_alias():
+    # "(founded 2019, 대전)": the words before the Hangul are English, like the name: no list of its names
+    found = extract("Hanbit Robotics (founded 2019, 대전) builds delivery robots.", "d", "d#0")
+    assert not any(r.predicate == "also_known_as" for r in found.relations), found.relations
+
+
+def test_a_second_clause_after_a_name_with_its_hangul_alias_is_read():
+    # "…made by B (비), a maker based in C": the Hangul in the parentheses is B's other name, the sentence is English
+    # and its second clause says where B is (issue 8: the maker of a system's cameras → the city it is based in)
+    found = extract("## Seamwatch\n\nSeamwatch was built by the Packaging Team in 2022. Its cameras are made by Sanha "
+                    "Optics (산하옵틱스), a sensor maker based in Ansan.", "d", "d#0")
+    triples = {(entity_key(s), p, entity_key(t)) for s, p, t in _triples(found)}
+    assert (entity_key("Seamwatch"), "developed_by", entity_key("Sanha Optics")) in triples, triples
+    assert (entity_key("Sanha Optics"), "located_in", entity_key("Ansan")) in triples, triples
+
+
 def test_alias_takes_the_particle_after_the_parentheses():
     found = extract("한빛랩스(Hanbit Labs)는 판교에 있다.", "d", "d#0")
     assert ("한빛랩스", "located_in", "판교") in _triples(found)

@@ -17,13 +17,36 @@ _ALIAS_CLOSE_RE = re.compile(r"\s*[)）]")
 
 def _alias_pairs(sentence: str, mentions: list[Mention]) -> list[tuple[Mention, Mention, int]]:
     """"한빛랩스(Hanbit Labs)", "Hanbit Labs (한빛랩스)": a name followed by a parenthesised name in the other
-    script (Hangul / no Hangul) names the same thing. Gives (name, parenthesised name, end of the ")")."""
+    script (Hangul / no Hangul) names the same thing. Gives (name, parenthesised name, end of the ")"). The
+    parentheses may list the name in a third script too ("Kim Meilan (金美兰, 김미란)", "金美兰（김미란、Kim Meilan）"):
+    a name of the list that is no mention of its own is passed over."""
     pairs = []
     for a, b in zip(mentions, mentions[1:]):
-        close = _ALIAS_CLOSE_RE.match(sentence, b.end)
-        if close and _ALIAS_OPEN_RE.fullmatch(sentence[a.end:b.start]) and _script(a.name) != _script(b.name):
+        scripts = {_script(a.name), _script(b.name)}
+        if len(scripts) < 2:
+            continue
+        opened = _ALIAS_OPEN_RE.match(sentence, a.end)
+        if opened is None or not _other_names(sentence[opened.end():b.start], scripts, before=True):
+            continue
+        close = _ALIAS_CLOSE_RE.search(sentence, b.end)
+        if close and _other_names(sentence[b.end:close.start()], scripts, before=False):
             pairs.append((a, b, close.end()))
     return pairs
+
+
+_LIST_SEPARATOR_RE = re.compile(r"\s*[,，、/]\s*")
+
+
+def _other_names(between: str, scripts: set[str], before: bool) -> bool:
+    """``between`` (inside the parentheses, before or after the alias) is empty or names in a third script, each
+    followed (``before``) or preceded by a list separator."""
+    if not between.strip():
+        return True
+    items = _LIST_SEPARATOR_RE.split(between.strip())
+    if before != (items[-1 if before else 0] == ""):
+        return False  # "(金美兰, 김미란": a separator before the alias; ", Kim Meilan)": one after it
+    items = [t for t in items if t]
+    return all(len(t) <= 40 and "(" not in t and "（" not in t and _script(t) not in scripts for t in items)
 
 
 def _canonical_names(per_sentence: list[tuple[str, list[Mention]]]) -> dict[str, str]:
