@@ -89,3 +89,75 @@ def test_a_long_time_is_no_head_of_a_unit():
 
     assert asked_predicates("哪个团队长期负责FreezeEye？") == {"owns"}
     assert asked_predicates("FreezeEye是哪个组开发的？组长是谁？") == {"developed_by", "leads"}
+
+
+# ---- the author of a document, then her team's head (issue 8: "Who drew up the checklist …, and who heads the team
+# she's on?" over a Korean procedure that names the author and an English directory that relates her) ------------
+PROCEDURE_KO = ("# 냉동실 야간 점검 절차\n\n"
+                "## 순서\n\n"
+                "1. 두 시간마다 냉동실 온도계를 읽는다.\n"
+                "2. 문 고무 패킹에 성에가 끼었는지 본다.\n\n"
+                "## 점검표\n\n"
+                "냉동실 야간 점검표는 품질팀 윤서진 연구원이 만들었고, 야간 근무자가 점검할 때마다 채운다.\n")
+DIRECTORY_EN = ("# Who's who\n\n"
+                "## Night Shift Team\n\n"
+                "Jiwon Choi leads the Night Shift Team, which checks the freezer rooms and fills in their logs.\n\n"
+                "## Quality Team\n\n"
+                "Minsu Park leads the Quality Team.\n"
+                "Seojin Yoon (尹瑞真, 윤서진), a food-safety analyst, belongs to the Quality Team.\n")
+# English pages that match the question's words better than the Korean procedure does (the search in the question's
+# language returns them first; none says who drew the checklist up)
+FILLERS_EN = {
+    "night_shift.md": "# Night shift\n\nThe night shift checks the freezer rooms every two hours.\n"
+                      "Night staff fill in the freezer log at the end of every round.\n",
+    "freezers.md": "# Freezer rooms\n\nThe freezer rooms are kept at minus 18 degrees.\n"
+                   "A freezer room door must stay shut between checks.\n",
+    "logs.md": "# Logs and checklists\n\nEvery checklist is kept for a year after it is filled in.\n"
+               "Checklists are filled in on paper and scanned the next morning.\n",
+    "handover.md": "# Handover\n\nThe night shift hands over to the morning team at 07:00.\n"
+                   "Anything odd in the freezer rooms is written in the handover book.\n",
+}
+AUTHOR_QUESTION = ("Who drew up the checklist the night shift fills in for the freezer rooms, and who heads the team "
+                   "she's on?")
+
+
+@pytest.fixture(scope="module")
+def author_kb(tmp_path_factory):
+    from tests.support.kb import build_kb
+
+    kb = build_kb(tmp_path_factory.mktemp("author-chain"),
+                  {"procedure.md": PROCEDURE_KO, "directory.md": DIRECTORY_EN, **FILLERS_EN})
+    yield kb
+    kb.close()
+
+
+def test_the_team_she_is_on_asks_the_team_she_belongs_to():
+    from rag.engines.offline.relations import asked_relations
+    from rag.tools.graph import asked_predicates
+
+    for question in (AUTHOR_QUESTION, "过敏原标签检查表是谁做的？她所在团队的负责人又是谁？",
+                     "Who wrote the guide, and who leads her team?"):
+        assert asked_predicates(question) == {"belongs_to", "leads"}, question
+        assert asked_relations(question) >= {"belongs_to", "leads"}, question
+    assert asked_predicates("Who leads the team that heads the project?") == {"leads"}
+
+
+def test_the_description_is_searched_in_every_language(author_kb):
+    # the Korean sentence that says who drew the checklist up is among the described sentences, with every name it
+    # holds ("품질팀 윤서진 연구원", then "윤서진", the alias the directory gives)
+    _, _, described = GraphTool(author_kb, author_kb.settings).seeds(AUTHOR_QUESTION, {})
+    assert "윤서진" in described, list(described)
+    assert any("점검표" in sentence for _, sentence, _ in described["윤서진"]), described["윤서진"]
+
+
+def test_the_author_found_in_another_language_starts_the_chain(author_kb):
+    # the description ("drew up the checklist …") is answered by the Korean procedure; the English directory relates
+    # her (by the alias its parentheses give) to her team and the team to its head; the night shift's sentences,
+    # which match the question's other words, start no chain: a team is not who drew anything up
+    run = run_question(AUTHOR_QUESTION, author_kb, OfflineEngine(author_kb.settings, clock=lambda: date(2026, 12, 1)),
+                       author_kb.settings)
+    assert run.error is None, run.error
+    head = run.answer.splitlines()[0]
+    assert "Minsu Park" in head and ("Seojin Yoon" in head or "윤서진" in head), run.answer
+    assert "Jiwon Choi" not in head, run.answer
+    assert run.route == "graph" and not run.partial and not run.abstained, (run.route, run.answer)

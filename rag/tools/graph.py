@@ -32,9 +32,10 @@ from itertools import permutations
 from typing import Any
 
 from rag.config import Settings
+from rag.engines.offline.parts import asked_parts
 from rag.engines.offline.rules import DATA_FLOW_CUES, ZH_HEAD_OF, ZH_HEAD_TITLE_END
 from rag.graphstore import entity_key, relation_id
-from rag.textutil import _HAN_RE, key_terms, tokenize
+from rag.textutil import _HAN_RE, dominant_language, key_terms, tokenize
 from rag.extract import ALIAS_PREDICATE
 from rag.types import Relation, Retrieved, ToolUnavailable
 
@@ -45,6 +46,7 @@ SEEDS_PER_HIT = 3
 # (chosen, not tuned: the default top k)
 DESCRIBED_HITS = 4
 SENTENCES_PER_HIT = 2  # chosen, not tuned: the best sentence that names an entity, and one more
+NAMES_PER_SENTENCE = 8  # chosen, not tuned: every name a described sentence holds ("품질연구실 국보미 연구원" holds three)
 HIT_SEED_WEIGHT = 0.3
 RELATED_TO_WEIGHT = 0.7
 MAX_HOPS = 4  # chosen, not tuned: the longest chain a question asks that is still followed
@@ -66,7 +68,9 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
               "领导", "带领", "主管") + tuple(sorted(_ZH_HEAD_CUES)),
     "owns": ("담당", "맡", "운영", "owns", "owner", "responsible", "in charge", "operates", "负责", "运营"),
     "belongs_to": ("소속", "어느 팀", "어느 대학", "대학", "근무", "belong", "member", "which team", "works at",
-                   "university", "professor", "属于", "隶属", "成员", "大学"),
+                   "university", "professor", "属于", "隶属", "成员", "大学",
+                   # the team a person is on ("the team she's on", "her team", "她所在团队")
+                   "team she", "team he", "her team", "his team", "所在"),
     "part_of": ("일부", "자회사", "part of", "subsidiary", "一部分", "子公司"),
     "uses": ("사용", "활용", "이용", "쓰는", "쓴다", "쓰인", "쓰이", "탑재", "uses", "use", "using", "used", "based on",
              "使用", "采用", "用于") + DATA_FLOW_CUES,
@@ -233,17 +237,27 @@ class GraphTool:
         from_question += [n for n in across if n not in from_question]
         from_hits: list[str] = []
         described = not from_question and len(asked_predicates(query)) >= 2
+        # the description is the first thing a chain question asks ("Who drew up the checklist …, and who heads the
+        # team she's on?"): the later parts ask the chain's hops and would match any team lead's sentence
+        parts = asked_parts(query) if described else []
+        description = parts[0] if len(parts) >= 2 else query
         try:
             hits = self.kb.tools()["vector"].run(query, VECTOR_HITS_FOR_SEEDS, by_parts=False)
-            described_hits = (self.kb.tools()["vector"].run(query, DESCRIBED_HITS, by_parts=False) if described
-                              else [])
+            described_hits = (self.kb.tools()["vector"].run(description, DESCRIBED_HITS, by_parts=False)
+                              if described else [])
+            if described_hits:
+                # … and it may be answered in another language ("Who drew up the checklist …" over a Korean
+                # procedure): the best chunks of the other languages too, by the channels fair across languages
+                described_hits += self.kb.tools()["vector"].run(
+                    description, DESCRIBED_HITS, by_parts=False, exclude_language=dominant_language(description),
+                    exclude_ids={h.id for h in described_hits})
         except ToolUnavailable:
             hits, described_hits = [], []
         by_description: dict[str, list[tuple[Retrieved, str, str]]] = {}
         # a chain question that names no entity describes it ("the dashboard that raised no alert in the November
         # outage"): the names in the sentences that match the description best — the hits whose best sentence
         # matches best first, and in each the sentences that name an entity, closest to the question first
-        for hit, sentence, heading, names in self.described_by(query, described_hits) if described_hits else []:
+        for hit, sentence, heading, names in self.described_by(description, described_hits) if described_hits else []:
             for name in names:
                 by_description.setdefault(name, []).append((hit, sentence, heading))
         for hit in hits:
@@ -276,7 +290,7 @@ class GraphTool:
             for t, h in sentences:  # one entity search per sentence (a round trip on Neo4j): stop when enough
                 if named >= SENTENCES_PER_HIT:
                     break
-                names = graph.search_entities(t, limit=SEEDS_PER_HIT) if t else []
+                names = graph.search_entities(t, limit=NAMES_PER_SENTENCE) if t else []
                 if names:
                     out.append((hit, t, h, names))
                     named += 1

@@ -161,9 +161,8 @@ DATA_FLOW_CUES = ("읽어오", "읽어 오", "가져오", "가져 오", "불러�
                   "调取", "获取", "拉取", "依赖", "other system", "another system", "of our systems", "from which system",
                   "다른 시스템", "어느 시스템에서", "其他系统", "另一个系统", "别的系统", "从哪个系统")
 
-# language: the Chinese units whose head is "<unit>长" (组长 group leader, 部长, 所长, 院长, 队长, 科长, 处长), not
-# before 期 / 久 / 远 ("团队长期负责" is a team in charge for long); one pattern for RELATION_SLOTS and the graph tool's
-# cues (rag.tools.graph.PREDICATE_CUES)
+# language: the Chinese units whose head is "<unit>长" (组长 group leader, 部长, 所长, 院长, 队长, 科长, 处长), not before
+# 期 / 久 / 远 ("团队长期负责": a team in charge for long); one pattern for RELATION_SLOTS and graph.PREDICATE_CUES
 ZH_HEAD_OF = "组部所院队科处"
 ZH_HEAD_TITLE_END = "(?![期久远])"
 ZH_HEAD_TITLE = f"[{ZH_HEAD_OF}]长{ZH_HEAD_TITLE_END}"
@@ -173,7 +172,8 @@ ZH_HEAD_TITLE = f"[{ZH_HEAD_OF}]长{ZH_HEAD_TITLE_END}"
 RELATION_SLOTS: tuple[tuple[str, str], ...] = (
     ("located_in", r"도시|어디|위치|본사|지역|소재|city|where|located|based|headquarter|哪里|位于|城市|总部"),
     ("leads", r"팀장|이끄|이끌|이끈|리더|책임자|대표|lead|head|manager|ceo|负责人|领导|带领|主管|" + ZH_HEAD_TITLE),
-    ("belongs_to", r"소속|대학|출신|교수|구성원|member|belong|works? (?:at|for)|universit|affiliat|professor|属于|大学"),
+    ("belongs_to", r"소속|대학|출신|교수|구성원|member|belong|works? (?:at|for)|universit|affiliat|professor|属于|大学|"
+                   r"team (?:she|he)\b|(?:her|his) team|所在"),
     ("developed_by", r"개발|만든|만들|제작|제안|발표|공개|developed|built|created|made|designed|proposed|invented|"
                      r"开发|研发|制造|提出|建立|建造|打造|制作|创建"),
     ("founded_by", r"설립|창업|창립|founded|founder|创立|创始"),
