@@ -195,11 +195,11 @@ STATISTIC_TERMS = frozenset("평균 합계 총합 총계 비율 중앙값 통계
 # (textutil already strips them from longer ones) — "휴가" and "문서" stay whole.
 _KO_LONG_ENDINGS = tuple(sorted((
     "하려고", "하는데", "하다고", "되다고", "다고", "되면", "하면", "하고", "해야", "했는지", "하는지", "는지", "인지",
-    "해서", "까지", "했던", "되는",
+    "해서", "돼서", "까지", "했던", "되는", "됐어", "했어",
     # the spoken copula after a noun ("몇 명이었어", "몇 개였어", "제품이에요"): the noun is the term
     "이었어요", "이었어", "였어요", "였어", "이에요", "예요",
 ), key=len, reverse=True))
-_KO_VERB_ENDINGS = ("해", "했", "되", "면", "고", "야")
+_KO_VERB_ENDINGS = ("해", "했", "되", "돼", "됐", "면", "고", "야")  # 돼 / 됐: 되어 / 되었 ("취소돼요", "변경됐")
 _KO_PARTICLES = ("이", "의", "에", "을", "를", "은", "는")
 _FILLER_PREFIXES = ("얼마", "며칠", "몇", "뭐", "무엇", "어떻", "누구", "어디", "언제", "어느", "어떤", "왜")
 _FILLER_WORDS = frozenset(
