@@ -70,7 +70,7 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
     "belongs_to": ("소속", "어느 팀", "어느 대학", "대학", "근무", "belong", "member", "which team", "works at",
                    "university", "professor", "属于", "隶属", "成员", "大学",
                    # the team a person is on ("the team she's on", "her team", "她所在团队")
-                   "team she", "team he", "her team", "his team", "所在"),
+                   "team she", "team he", "her team", "his team", "所在团队", "所在的团队", "所在部门", "所在的部门"),
     "part_of": ("일부", "자회사", "part of", "subsidiary", "一部分", "子公司"),
     "uses": ("사용", "활용", "이용", "쓰는", "쓴다", "쓰인", "쓰이", "탑재", "uses", "use", "using", "used", "based on",
              "使用", "采用", "用于") + DATA_FLOW_CUES,

@@ -173,7 +173,7 @@ RELATION_SLOTS: tuple[tuple[str, str], ...] = (
     ("located_in", r"도시|어디|위치|본사|지역|소재|city|where|located|based|headquarter|哪里|位于|城市|总部"),
     ("leads", r"팀장|이끄|이끌|이끈|리더|책임자|대표|lead|head|manager|ceo|负责人|领导|带领|主管|" + ZH_HEAD_TITLE),
     ("belongs_to", r"소속|대학|출신|교수|구성원|member|belong|works? (?:at|for)|universit|affiliat|professor|属于|大学|"
-                   r"team (?:she|he)\b|(?:her|his) team|所在"),
+                   r"team (?:she|he)\b|(?:her|his) team|所在的?(?:团队|部门)"),
     ("developed_by", r"개발|만든|만들|제작|제안|발표|공개|developed|built|created|made|designed|proposed|invented|"
                      r"开发|研发|制造|提出|建立|建造|打造|制作|创建"),
     ("founded_by", r"설립|창업|창립|founded|founder|创立|创始"),
