@@ -140,6 +140,10 @@ def test_the_team_she_is_on_asks_the_team_she_belongs_to():
         assert asked_predicates(question) == {"belongs_to", "leads"}, question
         assert asked_relations(question) >= {"belongs_to", "leads"}, question
     assert asked_predicates("Who leads the team that heads the project?") == {"leads"}
+    # "other team", "this team", "steam he": no team someone is on
+    for question in ("Who leads this team?", "Which city is the other team based in?", "Is the steam he saw safe?"):
+        assert "belongs_to" not in asked_relations(question) | asked_predicates(question), question
+    assert asked_predicates("这家公司总部所在地是哪里？") == {"located_in"}
 
 
 def test_the_description_is_searched_in_every_language(author_kb):

@@ -120,6 +120,7 @@ def test_alias_in_parentheses_is_one_entity(text, canonical, alias):
     # person's English, Chinese and Korean names; the Korean procedure names the person in Korean only)
     ("Kim Meilan (金美兰, 김미란), food-safety inspector, belongs to the Quality Team.", "김미란"),
     ("**Tang Kexin (唐可欣, 탕커신)**, China Market Manager, belongs to Domestic Sales.", "탕커신"),
+    ("Kim Meilan (김미란, 金美兰), food-safety inspector, belongs to the Quality Team.", "김미란"),
 ])
 def test_parentheses_listing_the_name_in_two_other_scripts_give_an_alias(text, alias):
     found = extract(text, "d", "d#0")
@@ -128,9 +129,16 @@ def test_parentheses_listing_the_name_in_two_other_scripts_give_an_alias(text, a
     assert any(r.predicate == "belongs_to" for r in found.relations), found.relations
 
 
-def test_parentheses_with_other_words_of_the_name_s_script_give_no_alias():
+@pytest.mark.parametrize("text", [
     # "(founded 2019, 대전)": the words before the Hangul are English, like the name: no list of its names
-    found = extract("Hanbit Robotics (founded 2019, 대전) builds delivery robots.", "d", "d#0")
+    "Hanbit Robotics (founded 2019, 대전) builds delivery robots.",
+    "Hanbit Robotics (한빛로보틱스, founded 2019) builds delivery robots.",
+    # no separator between the two names, or a separator and nothing before it: no list
+    "Hanbit Robotics (한빛로보틱스 韩光) builds delivery robots.",
+    "Hanbit Robotics (, 한빛로보틱스) builds delivery robots.",
+])
+def test_parentheses_that_list_no_names_give_no_alias(text):
+    found = extract(text, "d", "d#0")
     assert not any(r.predicate == "also_known_as" for r in found.relations), found.relations
 
 

@@ -14,7 +14,9 @@ from rag.engines.offline.coverage import coverage_of, question_terms
     ("주소가 변경됐어요?", "변경"),
     ("작년에 누전돼서 꺼졌다던데 맞아요?", "누전"),
     ("운임표는 언제 적재됐어요?", "적재"),
-    ("환불했어요?", "환불"),
+    ("환불했어?", "환불"),
+    ("며칠 전까지 취소돼야 전액 환불이에요?", "취소"),
+    ("주소가 변경됐습니다만 반영됐나요?", "변경"),
 ])
 def test_a_contracted_ending_leaves_the_noun(question, term):
     terms, _ = question_terms(question)
@@ -27,6 +29,7 @@ def test_the_noun_finds_the_sentence_that_writes_another_form():
     assert "취소" in coverage_of(terms, sentence).covered
 
 
-def test_a_noun_that_ends_in_the_syllable_is_kept():
-    terms, _ = question_terms("돼지고기 메뉴는 몇 개예요?")
-    assert "돼지고기" in terms, terms
+@pytest.mark.parametrize("question,noun", [("돼지고기 메뉴는 몇 개예요?", "돼지고기"), ("멧돼지 출몰 지역은 어디예요?", "멧돼지")])
+def test_a_noun_with_the_syllable_is_kept(question, noun):
+    terms, _ = question_terms(question)
+    assert noun in terms, terms

@@ -18,8 +18,8 @@ _ALIAS_CLOSE_RE = re.compile(r"\s*[)）]")
 def _alias_pairs(sentence: str, mentions: list[Mention]) -> list[tuple[Mention, Mention, int]]:
     """"한빛랩스(Hanbit Labs)", "Hanbit Labs (한빛랩스)": a name followed by a parenthesised name in the other
     script (Hangul / no Hangul) names the same thing. Gives (name, parenthesised name, end of the ")"). The
-    parentheses may list the name in a third script too ("Kim Meilan (金美兰, 김미란)", "金美兰（김미란、Kim Meilan）"):
-    a name of the list that is no mention of its own is passed over."""
+    parentheses may list the name in a third script too, before or after it ("Kim Meilan (金美兰, 김미란)", "Kim
+    Meilan (김미란, 金美兰)"): a name of the list that is no mention of its own is passed over."""
     pairs = []
     for a, b in zip(mentions, mentions[1:]):
         scripts = {_script(a.name), _script(b.name)}
@@ -43,10 +43,12 @@ def _other_names(between: str, scripts: set[str], before: bool) -> bool:
     if not between.strip():
         return True
     items = _LIST_SEPARATOR_RE.split(between.strip())
-    if before != (items[-1 if before else 0] == ""):
-        return False  # "(金美兰, 김미란": a separator before the alias; ", Kim Meilan)": one after it
+    # "(金美兰, 김미란": the list ends in a separator before the alias; ", 金美兰)": it starts with one after it
+    if items[-1 if before else 0] != "":
+        return False
     items = [t for t in items if t]
-    return all(len(t) <= 40 and "(" not in t and "（" not in t and _script(t) not in scripts for t in items)
+    return bool(items) and all(len(t) <= 40 and "(" not in t and "（" not in t and _script(t) not in scripts
+                               for t in items)
 
 
 def _canonical_names(per_sentence: list[tuple[str, list[Mention]]]) -> dict[str, str]:

@@ -88,11 +88,13 @@ def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Ext
         found = _relation_for(sentence, distinct)
         if found:
             triples = [(found[0].name, found[1], found[2].name)]
-            if not _has_hangul(sentence) and re.search(r"[\u4e00-\u9fff]", sentence):
+            # a name's alias in parentheses ("Sanha Optics (산하옵틱스)", "Kim Meilan (金美兰)") does not make the
+            # sentence Korean or Chinese
+            plain = _PARENTHESISED.sub("", sentence)
+            if not _has_hangul(plain) and re.search(r"[\u4e00-\u9fff]", plain):
                 triples += [(x.name, p, y.name) for x, p, y in _chinese_relations(sentence, distinct)[1:]]
-            elif not _has_hangul(_PARENTHESISED.sub("", sentence)):
-                # "It was developed by B, a software company based in C": a second clause about the last name (B's
-                # name in Hangul in parentheses, "B (비)", leaves the sentence English)
+            elif not _has_hangul(plain):
+                # "It was developed by B, a software company based in C": a second clause about the last name
                 rest = [m for m in distinct if m.start >= max(found[0].start, found[2].start)]
                 more = _english_relation(sentence, rest) if len(rest) >= 2 else None
                 if more and more[1] != found[1] and entity_key(more[0].name) != entity_key(more[2].name):

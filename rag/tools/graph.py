@@ -238,21 +238,26 @@ class GraphTool:
         from_hits: list[str] = []
         described = not from_question and len(asked_predicates(query)) >= 2
         # the description is the first thing a chain question asks ("Who drew up the checklist …, and who heads the
-        # team she's on?"): the later parts ask the chain's hops and would match any team lead's sentence
+        # team she's on?"; Korean and Chinese put it first too): the later parts ask the chain's hops and would match
+        # any team lead's sentence. (The part that asks the fewest relations lost F mh-03: "那个运营看板是哪个团队开发的"
+        # holds the cue 运营 in its description.) A question asked in one part is its own description
         parts = asked_parts(query) if described else []
         description = parts[0] if len(parts) >= 2 else query
         try:
             hits = self.kb.tools()["vector"].run(query, VECTOR_HITS_FOR_SEEDS, by_parts=False)
             described_hits = (self.kb.tools()["vector"].run(description, DESCRIBED_HITS, by_parts=False)
                               if described else [])
-            if described_hits:
-                # … and it may be answered in another language ("Who drew up the checklist …" over a Korean
-                # procedure): the best chunks of the other languages too, by the channels fair across languages
+        except ToolUnavailable:
+            hits, described_hits = [], []
+        if described_hits:
+            # … and it may be answered in another language ("Who drew up the checklist …" over a Korean procedure):
+            # the best chunks of the other languages too, by the channels fair across languages
+            try:
                 described_hits += self.kb.tools()["vector"].run(
                     description, DESCRIBED_HITS, by_parts=False, exclude_language=dominant_language(description),
                     exclude_ids={h.id for h in described_hits})
-        except ToolUnavailable:
-            hits, described_hits = [], []
+            except ToolUnavailable:
+                pass  # the question's own language was searched; the graph answers from what it found
         by_description: dict[str, list[tuple[Retrieved, str, str]]] = {}
         # a chain question that names no entity describes it ("the dashboard that raised no alert in the November
         # outage"): the names in the sentences that match the description best — the hits whose best sentence

@@ -173,7 +173,7 @@ RELATION_SLOTS: tuple[tuple[str, str], ...] = (
     ("located_in", r"도시|어디|위치|본사|지역|소재|city|where|located|based|headquarter|哪里|位于|城市|总部"),
     ("leads", r"팀장|이끄|이끌|이끈|리더|책임자|대표|lead|head|manager|ceo|负责人|领导|带领|主管|" + ZH_HEAD_TITLE),
     ("belongs_to", r"소속|대학|출신|교수|구성원|member|belong|works? (?:at|for)|universit|affiliat|professor|属于|大学|"
-                   r"team (?:she|he)\b|(?:her|his) team|所在的?(?:团队|部门)"),
+                   r"\bteam (?:she|he)\b|\b(?:her|his) team|所在的?(?:团队|部门)"),
     ("developed_by", r"개발|만든|만들|제작|제안|발표|공개|developed|built|created|made|designed|proposed|invented|"
                      r"开发|研发|制造|提出|建立|建造|打造|制作|创建"),
     ("founded_by", r"설립|창업|창립|founded|founder|创立|创始"),
@@ -195,7 +195,7 @@ STATISTIC_TERMS = frozenset("평균 합계 총합 총계 비율 중앙값 통계
 # (textutil already strips them from longer ones) — "휴가" and "문서" stay whole.
 _KO_LONG_ENDINGS = tuple(sorted((
     "하려고", "하는데", "하다고", "되다고", "다고", "되면", "하면", "하고", "해야", "했는지", "하는지", "는지", "인지",
-    "해서", "돼서", "까지", "했던", "되는", "됐어", "했어",
+    "해서", "돼서", "까지", "했던", "됐던", "되는", "됐어", "했어", "돼야", "됐습니다", "되었어",
     # the spoken copula after a noun ("몇 명이었어", "몇 개였어", "제품이에요"): the noun is the term
     "이었어요", "이었어", "였어요", "였어", "이에요", "예요",
 ), key=len, reverse=True))
