@@ -33,7 +33,7 @@ from typing import Any
 
 from rag.config import Settings
 from rag.engines.offline.parts import asked_parts
-from rag.engines.offline.rules import DATA_FLOW_CUES, ZH_HEAD_OF, ZH_HEAD_TITLE_END
+from rag.engines.offline.rules import DATA_FLOW_CUES, TEAM_MEMBER_CUES, ZH_HEAD_OF, ZH_HEAD_TITLE_END
 from rag.graphstore import entity_key, relation_id
 from rag.textutil import _HAN_RE, dominant_language, key_terms, tokenize
 from rag.extract import ALIAS_PREDICATE
@@ -68,9 +68,7 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
               "领导", "带领", "主管") + tuple(sorted(_ZH_HEAD_CUES)),
     "owns": ("담당", "맡", "운영", "owns", "owner", "responsible", "in charge", "operates", "负责", "运营"),
     "belongs_to": ("소속", "어느 팀", "어느 대학", "대학", "근무", "belong", "member", "which team", "works at",
-                   "university", "professor", "属于", "隶属", "成员", "大学",
-                   # the team a person is on ("the team she's on", "her team", "她所在团队")
-                   "team she", "team he", "her team", "his team", "所在团队", "所在的团队", "所在部门", "所在的部门"),
+                   "university", "professor", "属于", "隶属", "成员", "大学") + TEAM_MEMBER_CUES,
     "part_of": ("일부", "자회사", "part of", "subsidiary", "一部分", "子公司"),
     "uses": ("사용", "활용", "이용", "쓰는", "쓴다", "쓰인", "쓰이", "탑재", "uses", "use", "using", "used", "based on",
              "使用", "采用", "用于") + DATA_FLOW_CUES,

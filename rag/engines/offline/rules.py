@@ -154,15 +154,15 @@ VALUE_QUESTION = re.compile(
 CHAIN_PATTERN = re.compile(r"\S+의\s+\S+의\s+")  # "A의 B의 C": a path through two relations
 HOW_CONNECTED = re.compile(r"\bhow (is|are) .+ (connected|related|linked) (to|with)\b")
 
-# language: words that ask for the system another one takes its data from ("X가 … 읽어 오는 시스템", "X读取数据的系统", "X gets
-# … from one of our other systems"): "uses", for RELATION_SLOTS and rag.tools.graph.PREDICATE_CUES. Not tuned on a corpus
+# language: asking for the system another takes its data from ("X가 … 읽어 오는 시스템", "X读取数据的系统"): "uses" (both lists)
 DATA_FLOW_CUES = ("읽어오", "읽어 오", "가져오", "가져 오", "불러오", "불러 오", "끌어오", "끌어 오", "받아오", "받아 오",
                   "pull", "fetch", "relies on", "rely on", "leans on", "lean on", "depends on", "depend on", "读取",
                   "调取", "获取", "拉取", "依赖", "other system", "another system", "of our systems", "from which system",
                   "다른 시스템", "어느 시스템에서", "其他系统", "另一个系统", "别的系统", "从哪个系统")
+# language: asking for the team a person is on ("the team she's on", "her team", "她所在团队"): "belongs_to" (both lists)
+TEAM_MEMBER_CUES = ("team she", "team he", "her team", "his team", "所在团队", "所在的团队", "所在部门", "所在的部门")
 
-# language: the Chinese units whose head is "<unit>长" (组长 group leader, 部长, 所长, 院长, 队长, 科长, 处长), not before
-# 期 / 久 / 远 ("团队长期负责": a team in charge for long); one pattern for RELATION_SLOTS and graph.PREDICATE_CUES
+# language: Chinese units whose head is "<unit>长" (组长, 部长, 所长 …), not before 期 / 久 / 远 ("团队长期负责"); both lists
 ZH_HEAD_OF = "组部所院队科处"
 ZH_HEAD_TITLE_END = "(?![期久远])"
 ZH_HEAD_TITLE = f"[{ZH_HEAD_OF}]长{ZH_HEAD_TITLE_END}"
@@ -173,7 +173,7 @@ RELATION_SLOTS: tuple[tuple[str, str], ...] = (
     ("located_in", r"도시|어디|위치|본사|지역|소재|city|where|located|based|headquarter|哪里|位于|城市|总部"),
     ("leads", r"팀장|이끄|이끌|이끈|리더|책임자|대표|lead|head|manager|ceo|负责人|领导|带领|主管|" + ZH_HEAD_TITLE),
     ("belongs_to", r"소속|대학|출신|교수|구성원|member|belong|works? (?:at|for)|universit|affiliat|professor|属于|大学|"
-                   r"\bteam (?:she|he)\b|\b(?:her|his) team|所在的?(?:团队|部门)"),
+                   + "|".join(rf"\b{re.escape(c)}s?\b" if c.isascii() else re.escape(c) for c in TEAM_MEMBER_CUES)),
     ("developed_by", r"개발|만든|만들|제작|제안|발표|공개|developed|built|created|made|designed|proposed|invented|"
                      r"开发|研发|制造|提出|建立|建造|打造|制作|创建"),
     ("founded_by", r"설립|창업|창립|founded|founder|创立|创始"),
