@@ -18,9 +18,36 @@ from rag.engines.offline.rules import (BELOW_CORRECT, COOCCUR_MIN_SHARE, COOCCUR
 from rag.engines.offline.semantics import heading_matches, question_intents, states_number
 from rag.engines.offline.temporal import freshness_requirement
 from rag.engines.offline.relations import asked_relations
-from rag.engines.offline.text import (_contains_phrase, _doc_text_for_grading, _is_number, _norm, _quote, _specific,
-                                      is_fact, stated_numbers)
+from rag.textutil import english_stem
+from rag.engines.offline.text import (_EN_NUMBER_WORDS, _contains_phrase, _doc_text_for_grading, _is_number, _norm,
+                                      _quote, _specific, is_fact, stated_numbers)
 from rag.types import Grade, Retrieved
+
+
+# language: "how many seats / rooms / trucks": the thing counted, when it is no unit (answertype gives such a count the
+# unit "item", and any count — "five people" — would state it)
+_HOW_MANY = re.compile(r"\bhow many ([a-z][a-z\-]{2,})\b", re.I)
+_NOT_COUNTED = frozenset("of more times people persons".split())  # "how many of them", "how many more"
+
+
+def _counted_noun(question: str) -> str:
+    m = _HOW_MANY.search(question)
+    return m.group(1).lower() if m and m.group(1).lower() not in _NOT_COUNTED else ""
+
+
+_COUNT = re.compile(r"\d[\d,.]*|\b(?:" + "|".join(_EN_NUMBER_WORDS) + r"|dozen|hundred|thousand)\b", re.I)
+
+
+def _counts(noun: str, sentence: str, header: str = "") -> bool:
+    """The sentence counts the thing: the word or its stem within three words after a number ("36 bunks", "a 132-seat
+    screen"); a table row counts it when its header (``header``: the row above, the section heading) names it."""
+    stem = english_stem(noun)
+    for m in _COUNT.finditer(sentence):
+        after = re.findall(r"[a-z]+", sentence[m.end():].lower())[:3]
+        if any(english_stem(w) == stem for w in after):
+            return True
+    return sentence.lstrip().startswith("|") and any(english_stem(w) == stem for w in re.findall(r"[a-z]+",
+                                                                                                  header.lower()))
 
 
 class Grader:
@@ -210,7 +237,15 @@ class Grader:
         top |= {j + 1 for j in top if j + 1 < len(ev.units) and ev.units[j + 1].heading == ev.units[j].heading}
         known = frozenset(w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", question))
         if asked.kinds:
-            if any(answers(asked, ev.units[j].text, known) for j in top):
+            stating = any(answers(asked, ev.units[j].text, known) for j in top)
+            counted = _counted_noun(question) if asked.units <= {"item"} else ""
+            if counted and "en" in text_scripts(text):  # "how many cages": a count of cages ("six cages"), no other
+                if any(_counts(counted, ev.units[j].text, f"{ev.units[j - 1].text if j else ''} {ev.units[j].heading}")
+                       for j in top):
+                    return ""
+                if stating:
+                    return f"asks how many {counted} and none of its best-matching sentences counts them"
+            if stating:
                 return ""
         elif any(states_number(ev.units[j].text) for j in top):
             return ""
