@@ -303,9 +303,9 @@ def han_term_pinyin_key(term: str) -> str:
 # that Hangul cannot tell apart are merged (f/ph → p, v → b → p, th → t, c/k/q/g → k, d → t, l → r, z → j, x → ks),
 # vowels, w, y and h are dropped, and a doubled consonant is one. Language (how Korean writes foreign names), not
 # tuned on a corpus.
-_LATIN_SOUNDS = (("gh", ""), ("dge", "j"), ("ph", "p"), ("th", "t"), ("ch", "j"), ("sh", "s"), ("ck", "k"), ("qu", "k"),
-                 ("ng", "n"), ("x", "ks"), ("f", "p"), ("v", "p"), ("b", "p"), ("c", "k"), ("q", "k"), ("g", "k"),
-                 ("d", "t"), ("l", "r"), ("z", "j"))
+_LATIN_SOUNDS = (("gh", ""), ("dge", "j"), ("tch", "j"), ("ph", "p"), ("th", "t"), ("ch", "j"), ("sh", "s"),
+                 ("ck", "k"), ("qu", "k"), ("ng", "n"), ("x", "ks"), ("f", "p"), ("v", "p"), ("b", "p"), ("c", "k"),
+                 ("q", "k"), ("g", "k"), ("d", "t"), ("l", "r"), ("z", "j"))
 # Hangul jamo → the same merged sounds, letter by letter (no sound changes between syllables: a loanword is spelled,
 # "귤넷" is gyul-net); ㅇ as a final is "ng" → n
 _HANGUL_INITIAL_SOUND = ("k", "k", "n", "t", "t", "r", "m", "p", "p", "s", "s", "", "j", "j", "j", "k", "t", "p", "")

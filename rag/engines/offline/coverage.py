@@ -6,16 +6,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from rag.engines.offline.rules import (COMPARISON_WORDS, LATIN_LETTERS_PER_CJK, SCRIPT_MIN_LETTERS, SCRIPT_MIN_SHARE,
-                                       SCRIPT_MIN_TEXT_SHARE, _CLAUSE_SPLIT, _FILLER_PREFIXES, _FILLER_WORDS,
+from rag.engines.offline.rules import (COMPARISON_WORDS, _CLAUSE_SPLIT, _FILLER_PREFIXES, _FILLER_WORDS,
                                        _KO_LONG_ENDINGS, _KO_PARTICLES, _KO_VERB_ENDINGS, _QUESTION_CUES,
                                        ASKING_MIN_TERMS)
 from rag.engines.offline.parts import _MARK, sentences  # question marks that end one asked sentence; statements
 from rag.engines.offline.relations import _slot_term
 from rag.engines.offline.text import (_HAN, _HANGUL, _contains_phrase, _doc_text_for_grading, _is_number,
                                       _is_required, _norm, _zh_value, chinese_numbers, stated_numbers)
+from rag.engines.offline.ranges import credit_held_amounts
 from rag.engines.offline.values import _unit_class, stated_values
 from rag.engines.offline.vocabulary import GLOSSARY, SYNONYMS
+from rag.engines.offline.wordforms import LoanwordIndex, korean_function_words, text_scripts  # text_scripts: re-exported
 from rag.romanize import (LATIN_SIDE, MIN_KEY_CHARS, cross_script_match, document_keys, han_name_keys,
                            han_term_name_key, han_term_pinyin_key, name_key, pinyin_name_keys)
 from rag.sinokorean import SinoKoreanText
@@ -56,6 +57,7 @@ class _Text:
         self._names: set[str] | None = None
         self._sino: SinoKoreanText | None = None
         self._han_names: set[str] | None = None  # rag.romanize.han_name_keys of the text, made on first use
+        self._loanwords: LoanwordIndex | None = None  # consonant skeletons of its words (``loanword``)
         self._stems: set[str] | None = None
         self._values: list | None = None  # values.stated_values of the text, made on first use
 
@@ -72,6 +74,12 @@ class _Text:
         if self._names is None:
             self._names = set(document_keys(self.raw))
         return self._names
+
+    def loanword(self, term: str) -> str:
+        """The text's word that spells the name ``term`` in the other script (``wordforms.LoanwordIndex``)."""
+        if self._loanwords is None:
+            self._loanwords = LoanwordIndex(self.raw)
+        return self._loanwords.lookup(term)
 
     def han_name(self, term: str) -> str:
         """The romanized Sino-Korean reading or the pinyin through which a Latin ``term`` occurs in the text's Chinese
@@ -143,6 +151,9 @@ class _Text:
         name = cross_script_match(term, self.names)  # a name written in the other script (rag.romanize)
         if name:
             return 1.0, f"via romanized '{name}'"
+        name = self.loanword(term) if _HANGUL.search(term) else ""  # 콜드트랙 ↔ Coldtrack (Latin terms: credit_months)
+        if name:
+            return 1.0, f"via loanword spelling '{name}'"
         name = self.han_name(term)  # a Korean name written in Chinese characters (西归浦 ↔ Seogwipo)
         if name:
             return 1.0, f"via romanized reading '{name}'"
@@ -236,13 +247,15 @@ def question_terms(question: str) -> tuple[list[str], set[str]]:
     stems like 얼마/며칠, "있어", "much") dropped. The asking clause is the clause with the question word;
     a lead-in clause ("연봉 계약할 때 참고하려고 하는데, …") only adds context.
     """
+    function = {_stem(t) for word in korean_function_words(question) for t in key_terms(word)}
+
     def clean(text: str) -> list[str]:
         out: list[str] = []
         for t in key_terms(text):
             t = _stem(t)
             # a counter or particle left alone by stripping ("명이었어" → 명) is no evidence, as in key_terms
             if (not t or t in KO_WEAK_SINGLE or t in _FILLER_WORDS or t in COMPARISON_WORDS
-                    or t.startswith(_FILLER_PREFIXES) or t in out):
+                    or t.startswith(_FILLER_PREFIXES) or t in out or t in function):
                 continue
             out.append(t)
         return out
@@ -334,40 +347,6 @@ def _name_like(term: str, question: str) -> bool:
     return False
 
 
-_SENTENCE_BREAK = re.compile(r"[.!?](?=\s|$)|[。！？\n]")  # not the dot of "1.2m" or "v2.0"
-_LATIN_LETTER = re.compile(r"[A-Za-z]")
-
-
-@lru_cache(maxsize=20000)
-def text_scripts(text: str) -> frozenset[str]:
-    """The scripts ('ko' Hangul, 'zh' Han, 'en' Latin) the text is written in, judged sentence by sentence.
-
-    A sentence is written in a script when that script has at least rules.SCRIPT_MIN_SHARE of its letters (a Hangul
-    syllable or a Han character counts as rules.LATIN_LETTERS_PER_CJK Latin letters); the text is written in a
-    script when such sentences hold at least rules.SCRIPT_MIN_TEXT_SHARE of its letters. So a Chinese document that
-    writes a few Korean names in brackets ("白鹭号（백로호）") is not a text that could contain a Korean key term,
-    a Korean document that names an English system ("ParcelHub") or has one English line is not an English text, and
-    a document with a Korean and an English half is both."""
-    counts = []
-    for sentence in _SENTENCE_BREAK.split(text):
-        ko = len(_HANGUL.findall(sentence)) * LATIN_LETTERS_PER_CJK
-        zh = len(_HAN.findall(sentence)) * LATIN_LETTERS_PER_CJK
-        en = len(_LATIN_LETTER.findall(sentence))
-        if ko + zh + en:
-            counts.append((ko, zh, en))
-    # a fragment (a name in a table cell, "통영") says little about the language of the text: only sentences of
-    # SCRIPT_MIN_LETTERS+ letters count, unless the text has no such sentence
-    counts = [c for c in counts if sum(c) >= SCRIPT_MIN_LETTERS] or counts
-    grand = sum(sum(c) for c in counts)
-    weight = {"ko": 0.0, "zh": 0.0, "en": 0.0}
-    for ko, zh, en in counts:
-        total = ko + zh + en
-        for name, n in (("ko", ko), ("zh", zh), ("en", en)):
-            if n and n / total >= SCRIPT_MIN_SHARE:
-                weight[name] += total
-    return frozenset(k for k, w in weight.items() if grand and w / grand >= SCRIPT_MIN_TEXT_SHARE)
-
-
 def checkable_terms(terms: Sequence[str], question: str, text: str, cov: Coverage) -> tuple[list[str], float]:
     """The key terms a text could contain as written, and their share of the question's content terms.
 
@@ -410,7 +389,16 @@ _ASKED_MONTH = re.compile(r"(?<![\d.])(1[0-2]|0?[1-9])\s*(?:월|月)")
 
 def credit_months(question: str, text: str, cov: Coverage) -> Coverage:
     """A month of the question written as a number ("10월", "10月") is found in a text that names the same month in
-    another language ("October", "Oct", "10월", "10月"): the number is then not missing (language, not tuned)."""
+    another language ("October", "Oct", "10월", "10月"): the number is then not missing (language, not tuned). So is
+    an amount of the asker's own case ("12岁的玩家", "닷새 전에") that a range of the text holds ("8 周岁以上未满 16 周岁":
+    ``ranges.holds_asked_amount``): the rule for the case is stated, its number is not. And a Latin name of the
+    question that the text spells in Hangul (``_Text.loanword``)."""
+    credit_held_amounts(question, text, cov)
+    for t in cov.terms:  # a Latin name of the question spelled in Hangul by the text ("Coldtrack" ↔ 콜드트랙)
+        if cov.credit.get(t, 0.0) <= 0 and _LATIN_NAME.fullmatch(t) and _name_like(t, question):
+            name = prepared_text(text).loanword(t)
+            if name:
+                cov.credit[t], cov.how[t] = 1.0, f"via loanword spelling '{name}'"
     months = {str(int(m.group(1))) for m in _ASKED_MONTH.finditer(question)}
     if not months:
         return cov
@@ -424,3 +412,4 @@ def credit_months(question: str, text: str, cov: Coverage) -> Coverage:
                     or any(f in norm for f in forms)):
                 cov.credit[t], cov.how[t] = 1.0, f"via month '{name}'"
     return cov
+

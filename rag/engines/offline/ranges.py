@@ -33,9 +33,13 @@ _BETWEEN = re.compile(rf"(?<![\d.,:])(?P<a>{_N})\s?(?:{_UNIT})?\s?(?:전|前|bef
 _AT_LEAST = re.compile(rf"(?<![\d.,:])(?P<a>{_N})\s?(?P<u>{_UNIT})\s?(?:이상|以上|或以上|or more|or longer|or over|and over|"
                        r"전까지|前为止|以前)|"
                        rf"(?:at least|more than|over|최소)\s(?P<a2>{_N})\s?(?P<u2>{_UNIT})(?![A-Za-z])", re.I)
-_AT_MOST = re.compile(rf"(?<![\d.,:])(?P<a>{_N})\s?(?P<u>{_UNIT})\s?(?:이하|이내|안에|안으로|以下|以内|或以下|or fewer|or less|"
-                      r"or under)|"
-                      rf"(?:up to|within|no more than|at most|최대)\s(?P<a2>{_N})\s?(?P<u2>{_UNIT})(?![A-Za-z])", re.I)
+_AT_MOST = re.compile(rf"(?<![\d.,:])(?P<a>{_N})\s?(?P<u>{_UNIT})\s?(?:이하|이내|안에|안으로|미만|以下|以内|或以下|or fewer|"
+                      r"or less|or under)|"
+                      rf"(?:up to|within|no more than|at most|under|below|최대|未满|不满|不足)\s?(?P<a2>{_N})\s?(?P<u2>{_UNIT})"
+                      r"(?![A-Za-z])", re.I)
+# "8 周岁以上未满 16 周岁", "14세 이상 19세 미만", "16 or over and under 18": an open range from below followed closely by
+# one from above is one range between them (each alone would hold every amount on its side)
+_JOIN_GAP = re.compile(r"\s?(?:,|，|、|and|但|且|이고|이면서)?\s?$", re.I)
 
 
 def _number(text: str) -> float | None:
@@ -79,12 +83,24 @@ def stated_ranges(sentence: str) -> list[tuple[str, float, float]]:
         if a is not None and b is not None and cls in _CLASSES:
             (_, lo), (_, hi) = _in_days(cls, min(a, b)), _in_days(cls, max(a, b))
             out.append(("day" if cls in _DAYS else cls, lo, hi))
+    opened: list[tuple[int, int, str, float, bool]] = []  # (start, end, class, bound, from below)
     for pattern, low in ((_AT_LEAST, True), (_AT_MOST, False)):
         for m in pattern.finditer(s):
             a, cls = _number(m.group("a") or m.group("a2")), _unit_class(m.group("u") or m.group("u2"))
             if a is not None and cls in _CLASSES:
                 cls, a = _in_days(cls, a)
-                out.append((cls, a, float("inf")) if low else (cls, 0.0, a))
+                opened.append((m.start(), m.end(), cls, a, low))
+    opened.sort()
+    joined: set[int] = set()
+    for i, (start, end, cls, a, low) in enumerate(opened):
+        nxt = opened[i + 1] if i + 1 < len(opened) else None
+        if (low and nxt is not None and not nxt[4] and nxt[2] == cls and nxt[0] >= end and nxt[3] > a
+                and _JOIN_GAP.search(s[end:nxt[0]]) and len(s[end:nxt[0]]) <= 6):
+            out.append((cls, a, nxt[3]))
+            joined.update((i, i + 1))
+    for i, (_, _, cls, a, low) in enumerate(opened):
+        if i not in joined:
+            out.append((cls, a, float("inf")) if low else (cls, 0.0, a))
     return out
 
 
@@ -93,3 +109,18 @@ def holds_asked_amount(amounts: list[tuple[str, float]], sentence: str) -> bool:
     if not amounts:
         return False
     return any(cls == c and lo <= n <= hi for c, n in amounts for cls, lo, hi in stated_ranges(sentence))
+
+
+def credit_held_amounts(question: str, text: str, cov) -> None:
+    """Credit (in ``cov``, a ``coverage.Coverage``) each number of the question that is an amount of the asker's own
+    case (``asked_amounts``: "12岁的玩家") held by a range the text states ("8 周岁以上未满 16 周岁"): the rule for the
+    case is stated, its number is not."""
+    missing = [t for t in cov.terms if cov.credit.get(t, 0.0) <= 0 and re.fullmatch(r"\d+(?:,\d{3})*(?:\.\d+)?", t)]
+    amounts = asked_amounts(question) if missing else []
+    ranges = stated_ranges(text) if amounts else []
+    for t in missing:
+        n = float(t.replace(",", ""))
+        held = [(cls, lo, hi) for c, v in amounts if v == n for cls, lo, hi in ranges if cls == c and lo <= v <= hi]
+        if held:
+            cls, lo, hi = held[0]
+            cov.credit[t], cov.how[t] = 1.0, f"within a stated range ({cls} {lo:g}–{hi:g})"

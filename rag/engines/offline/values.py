@@ -27,7 +27,7 @@ UNIT_WORDS: dict[str, tuple[str, ...]] = {
     "person": ("명", "인", "사람", "人", "名", "位", "people", "persons", "person", "passengers", "visitors", "members",
                "employees", "staff", "students", "participants", "applicants", "guests", "customers", "users",
                "workers", "readers", "children", "adults", "volunteers"),
-    "age": ("살", "세", "岁", "歲", "years old", "year-old"),
+    "age": ("살", "세", "岁", "歲", "周岁", "週歲", "years old", "year-old"),  # 周岁: full years of age
     "money": ("원", "만원", "만 원", "억원", "억 원", "천원", "천 원", "천만 원", "천만원", "백만 원", "백만원", "won", "krw",
               "usd", "eur", "dollars", "dollar", "euros", "euro", "yuan", "rmb", "cny", "元", "块", "塊", "美元", "欧元",
               "韩元", "万元", "亿元", "万韩元", "亿韩元", "万美元", "million won", "billion won", "million yuan",
