@@ -52,6 +52,7 @@ def _grades(kb, engine, question):
 
 def test_a_count_of_something_else_is_not_the_answer(kb, engine):
     grades = _grades(kb, engine, "How many bunks does the North Ridge Hut have?")
+    assert {"hut_staff.md", "hut_rooms.md"} <= set(grades), grades
     staff = grades["hut_staff.md"]
     assert all(g.label != "correct" for g in staff), [g.reason for g in staff]
     assert any("how many bunks" in g.reason for g in staff), [g.reason for g in staff]
@@ -61,6 +62,8 @@ def test_a_count_of_something_else_is_not_the_answer(kb, engine):
 @pytest.mark.parametrize("question,noun", [
     ("How many bunks does the hut have?", "bunks"),
     ("How many of them are staff?", ""),
+    ("How many are on the night shift?", ""),  # an auxiliary names nothing
+    ("How many different rooms does the hut have?", "rooms"),  # an adjective is passed over
     ("How many people work there?", ""),  # a count of people is what any head count states
     ("When does the hut open?", ""),
 ])
@@ -73,4 +76,6 @@ def test_the_stem_counts():
     assert _counts("seats", "| Screen 1 | 132 |", "| Screen | Seats |")
     assert not _counts("bunks", "A team of 4 wardens makes up the bunks.")
     assert _counts("cages", "The isolation ward has six cages.")
+    assert _counts("cages", "The ward holds fifteen cages.") and _counts("rooms", "Rooms: 120")
+    assert _counts("seats", "The hall seats 132 people.")
     assert not _counts("seats", "Jia leads a team of five people.")

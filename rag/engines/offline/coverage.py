@@ -16,7 +16,7 @@ from rag.engines.offline.text import (_HAN, _HANGUL, _contains_phrase, _doc_text
 from rag.engines.offline.ranges import credit_held_amounts
 from rag.engines.offline.values import _unit_class, stated_values
 from rag.engines.offline.vocabulary import GLOSSARY, SYNONYMS
-from rag.engines.offline.wordforms import LoanwordIndex, korean_function_words, text_scripts  # text_scripts: re-exported
+from rag.engines.offline.wordforms import LoanwordIndex, korean_function_words, text_scripts  # also re-exported
 from rag.romanize import (LATIN_SIDE, MIN_KEY_CHARS, cross_script_match, document_keys, han_name_keys,
                            han_term_name_key, han_term_pinyin_key, name_key, pinyin_name_keys)
 from rag.sinokorean import SinoKoreanText
@@ -261,6 +261,9 @@ def question_terms(question: str) -> tuple[list[str], set[str]]:
         return out
 
     terms = clean(question)
+    if function and sum(1 for t in terms if not _is_number(t)) < 2:
+        function = set()  # "혼자 가도 돼요?", "모두 몇 명이에요?": too little else is asked to do without them
+        terms = clean(question)
     focus = _asking_focus([c for c in _CLAUSE_SPLIT.split(question) if c and c.strip()], terms, clean)
     # a statement before the question ("I just started this week. On which day …", "다음 주에 입사해요. 첫날 …") is a
     # clause of its own: it says who asks, the question says what; kept only when the rest names enough to weigh
@@ -390,9 +393,8 @@ _ASKED_MONTH = re.compile(r"(?<![\d.])(1[0-2]|0?[1-9])\s*(?:월|月)")
 def credit_months(question: str, text: str, cov: Coverage) -> Coverage:
     """A month of the question written as a number ("10월", "10月") is found in a text that names the same month in
     another language ("October", "Oct", "10월", "10月"): the number is then not missing (language, not tuned). So is
-    an amount of the asker's own case ("12岁的玩家", "닷새 전에") that a range of the text holds ("8 周岁以上未满 16 周岁":
-    ``ranges.holds_asked_amount``): the rule for the case is stated, its number is not. And a Latin name of the
-    question that the text spells in Hangul (``_Text.loanword``)."""
+    an amount of the asker's own case ("12岁的玩家") that a range of the text holds ("8 周岁以上未满 16 周岁":
+    ``ranges.credit_held_amounts``), and a Latin name of the question the text spells in Hangul (``_Text.loanword``)."""
     credit_held_amounts(question, text, cov)
     for t in cov.terms:  # a Latin name of the question spelled in Hangul by the text ("Coldtrack" ↔ 콜드트랙)
         if cov.credit.get(t, 0.0) <= 0 and _LATIN_NAME.fullmatch(t) and _name_like(t, question):
@@ -412,4 +414,3 @@ def credit_months(question: str, text: str, cov: Coverage) -> Coverage:
                     or any(f in norm for f in forms)):
                 cov.credit[t], cov.how[t] = 1.0, f"via month '{name}'"
     return cov
-

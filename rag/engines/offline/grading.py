@@ -19,32 +19,42 @@ from rag.engines.offline.semantics import heading_matches, question_intents, sta
 from rag.engines.offline.temporal import freshness_requirement
 from rag.engines.offline.relations import asked_relations
 from rag.textutil import english_stem
-from rag.engines.offline.text import (_EN_NUMBER_WORDS, _contains_phrase, _doc_text_for_grading, _is_number, _norm,
+from rag.engines.offline.ranges import _EN
+from rag.engines.offline.text import (_contains_phrase, _doc_text_for_grading, _is_number, _norm,
                                       _quote, _specific, is_fact, stated_numbers)
 from rag.types import Grade, Retrieved
 
 
-# language: "how many seats / rooms / trucks": the thing counted, when it is no unit (answertype gives such a count the
-# unit "item", and any count — "five people" — would state it)
-_HOW_MANY = re.compile(r"\bhow many ([a-z][a-z\-]{2,})\b", re.I)
-_NOT_COUNTED = frozenset("of more times people persons".split())  # "how many of them", "how many more"
+# language: "how many seats / rooms / trucks": the thing counted, when it is no unit (answertype gives such a count
+# no unit, or "item", and any count — "five people" — would state it). An auxiliary after "how many" ("how many are
+# there") names nothing; an adjective ("how many different rooms") is passed over
+_HOW_MANY = re.compile(r"\bhow many ([a-z][a-z\-]{2,})(?:\s+([a-z][a-z\-]{2,}))?", re.I)
+_NOT_COUNTED = frozenset("of more times people persons are were was have has had did does can could will would should "
+                         "there".split())
+_COUNT_ADJECTIVES = frozenset("different separate other new additional extra total free available main".split())
+_COUNT = re.compile(r"\d[\d,.]*|\b(?:" + "|".join(sorted(_EN, key=len, reverse=True)) + r"|dozen|hundred|thousand)\b",
+                    re.I)
 
 
 def _counted_noun(question: str) -> str:
     m = _HOW_MANY.search(question)
-    return m.group(1).lower() if m and m.group(1).lower() not in _NOT_COUNTED else ""
-
-
-_COUNT = re.compile(r"\d[\d,.]*|\b(?:" + "|".join(_EN_NUMBER_WORDS) + r"|dozen|hundred|thousand)\b", re.I)
+    if not m:
+        return ""
+    word = m.group(1).lower()
+    if word in _COUNT_ADJECTIVES and m.group(2):
+        word = m.group(2).lower()
+    return "" if word in _NOT_COUNTED or word in _COUNT_ADJECTIVES else word
 
 
 def _counts(noun: str, sentence: str, header: str = "") -> bool:
-    """The sentence counts the thing: the word or its stem within three words after a number ("36 bunks", "a 132-seat
-    screen"); a table row counts it when its header (``header``: the row above, the section heading) names it."""
+    """The sentence counts the thing: the word or its stem within three words after a number or number word ("36
+    bunks", "six cages", "a 132-seat screen") or just before it ("Rooms: 120", "the hall seats 132"); a table row
+    counts it when its header (``header``: the row above, the section heading) names it."""
     stem = english_stem(noun)
     for m in _COUNT.finditer(sentence):
         after = re.findall(r"[a-z]+", sentence[m.end():].lower())[:3]
-        if any(english_stem(w) == stem for w in after):
+        before = re.findall(r"[a-z]+", sentence[:m.start()].lower())[-3:]
+        if any(english_stem(w) == stem for w in after + before):
             return True
     return sentence.lstrip().startswith("|") and any(english_stem(w) == stem for w in re.findall(r"[a-z]+",
                                                                                                   header.lower()))

@@ -35,11 +35,14 @@ _AT_LEAST = re.compile(rf"(?<![\d.,:])(?P<a>{_N})\s?(?P<u>{_UNIT})\s?(?:이상|�
                        rf"(?:at least|more than|over|최소)\s(?P<a2>{_N})\s?(?P<u2>{_UNIT})(?![A-Za-z])", re.I)
 _AT_MOST = re.compile(rf"(?<![\d.,:])(?P<a>{_N})\s?(?P<u>{_UNIT})\s?(?:이하|이내|안에|안으로|미만|以下|以内|或以下|or fewer|"
                       r"or less|or under)|"
-                      rf"(?:up to|within|no more than|at most|under|below|최대|未满|不满|不足)\s?(?P<a2>{_N})\s?(?P<u2>{_UNIT})"
+                      rf"(?:\bup to|\bwithin|\bno more than|\bat most|\bunder|\bbelow|최대|未满|不满|不足)\s?(?P<a2>{_N})\s?"
+                      rf"(?P<u2>{_UNIT})"
                       r"(?![A-Za-z])", re.I)
-# "8 周岁以上未满 16 周岁", "14세 이상 19세 미만", "16 or over and under 18": an open range from below followed closely by
-# one from above is one range between them (each alone would hold every amount on its side)
-_JOIN_GAP = re.compile(r"\s?(?:,|，|、|and|但|且|이고|이면서)?\s?$", re.I)
+# "8 周岁以上未满 16 周岁", "14세 이상 19세 미만", "16 years or over and under 18 years": an open range from below followed
+# at once (nothing between them but a comma or "and") by one from above is one range between them; each alone would
+# hold every amount on its side. Not across a line or a table cell, nor "7일 전까지" (a deadline, not a lower bound)
+_JOIN_GAP = re.compile(r"[ \t]*(?:,|，|、|and|但|且|이고|이면서)?[ \t]*", re.I)
+_DEADLINE = re.compile(r"전까지|前为止|以前")
 
 
 def _number(text: str) -> float | None:
@@ -83,22 +86,22 @@ def stated_ranges(sentence: str) -> list[tuple[str, float, float]]:
         if a is not None and b is not None and cls in _CLASSES:
             (_, lo), (_, hi) = _in_days(cls, min(a, b)), _in_days(cls, max(a, b))
             out.append(("day" if cls in _DAYS else cls, lo, hi))
-    opened: list[tuple[int, int, str, float, bool]] = []  # (start, end, class, bound, from below)
+    opened: list[tuple[int, int, str, float, bool, bool]] = []  # (start, end, class, bound, from below, joinable)
     for pattern, low in ((_AT_LEAST, True), (_AT_MOST, False)):
         for m in pattern.finditer(s):
             a, cls = _number(m.group("a") or m.group("a2")), _unit_class(m.group("u") or m.group("u2"))
             if a is not None and cls in _CLASSES:
                 cls, a = _in_days(cls, a)
-                opened.append((m.start(), m.end(), cls, a, low))
+                opened.append((m.start(), m.end(), cls, a, low, not _DEADLINE.search(m.group(0))))
     opened.sort()
     joined: set[int] = set()
-    for i, (start, end, cls, a, low) in enumerate(opened):
+    for i, (start, end, cls, a, low, joinable) in enumerate(opened):
         nxt = opened[i + 1] if i + 1 < len(opened) else None
-        if (low and nxt is not None and not nxt[4] and nxt[2] == cls and nxt[0] >= end and nxt[3] > a
-                and _JOIN_GAP.search(s[end:nxt[0]]) and len(s[end:nxt[0]]) <= 6):
+        if (low and joinable and nxt is not None and not nxt[4] and nxt[2] == cls and nxt[0] >= end and nxt[3] > a
+                and _JOIN_GAP.fullmatch(s[end:nxt[0]])):
             out.append((cls, a, nxt[3]))
             joined.update((i, i + 1))
-    for i, (_, _, cls, a, low) in enumerate(opened):
+    for i, (_, _, cls, a, low, _) in enumerate(opened):
         if i not in joined:
             out.append((cls, a, float("inf")) if low else (cls, 0.0, a))
     return out

@@ -59,17 +59,43 @@ def loanword_keys(word: str) -> tuple[str, ...]:
     return (loanword_key(word), loanword_key(soft)) if soft != word.lower() else (loanword_key(word),)
 
 
+_PARTICLES = ("으로", "에서", "에게", "까지", "부터", "이랑", "이나", "에는", "에도", "보다", "처럼", "이", "가", "은", "는",
+              "을", "를", "에", "의", "로", "와", "과", "도", "만", "랑")  # language: particles after a noun, longer first
+
+
+@lru_cache(maxsize=8192)
+def spelled_as_loanword(word: str) -> bool:
+    """A Hangul word with a syllable that is no Sino-Korean reading (``rag.sinokorean``'s table): 콜드트랙 (콜, 드, 트,
+    랙), 레지오넬라 (레, 넬) — a loanword's spelling. 신청, 설명, 간격, 도서관 are read from Chinese characters and are
+    no spelling of a foreign name whatever their consonants (they met "Seongjin", "Salmon", "Council", "Design")."""
+    from rag.sinokorean import _table
+
+    readings = _sino_korean_syllables(id(_table()))
+    return any(ch not in readings for ch in word if "\uac00" <= ch <= "\ud7a3")
+
+
+@lru_cache(maxsize=1)
+def _sino_korean_syllables(_table_id: int) -> frozenset[str]:
+    from rag.sinokorean import _table
+
+    return frozenset(_table().values())
+
+
 class LoanwordIndex:
-    """The consonant skeletons of a text's Hangul words (each also without its last one or two syllables: a particle,
-    "콜드트랙이") and of its capitalised Latin words. Only names: a Latin word of the text must be capitalised, and
-    ``coverage`` looks a Latin term up only when the question writes it as a name — a common word's skeleton meets
-    too many Korean words ("next" and 한옥스테이 are both n-k-s-t)."""
+    """The consonant skeletons of a text's Hangul words spelled as loanwords (``spelled_as_loanword``; each also
+    without a particle after it, "콜드트랙이") and of its capitalised Latin words. Only names: a Latin word of the text
+    must be capitalised, a Hangul term must be spelled as a loanword, and ``coverage`` looks a Latin term up only when
+    the question writes it as a name — a common word's skeleton meets too many Korean words ("next" and 한옥스테이 are
+    both n-k-s-t)."""
 
     def __init__(self, text: str) -> None:
         self.words: dict[tuple[str, str], str] = {}
         for word in re.findall(r"[\uac00-\ud7a3]{2,}", text):
-            for form in (word, *(word[:-n] for n in (1, 2) if len(word) - n >= 2)):
-                self.words.setdefault(("ko", loanword_key(form)), form)
+            core = next((word[:-len(p)] for p in _PARTICLES if word.endswith(p) and len(word) - len(p) >= 2), word)
+            # the noun alone, and without a last syllable that names its kind (레지오넬라균: 균, 스노우팀: 팀)
+            for form in (core, core[:-1]) if len(core) >= 4 else (core,):
+                if spelled_as_loanword(form):
+                    self.words.setdefault(("ko", loanword_key(form)), form)
         for word in re.findall(r"(?<![A-Za-z])[A-Z][A-Za-z]{2,}", text):
             for key in loanword_keys(word):
                 self.words.setdefault(("en", key), word)
@@ -78,7 +104,7 @@ class LoanwordIndex:
         """The text's word that spells ``term`` in the other script ("" when none): a Latin term among the Hangul
         words, a Hangul term among the Latin ones; skeletons of at least ``LOANWORD_KEY_MIN`` letters."""
         latin = bool(_LATIN_TERM.fullmatch(term))
-        if not (latin or (_HANGUL.search(term) and term.isalpha())):
+        if not (latin or (_HANGUL.search(term) and term.isalpha() and spelled_as_loanword(term))):
             return ""
         side = "ko" if latin else "en"
         keys = [k for k in dict.fromkeys(loanword_keys(term)) if len(k) >= LOANWORD_KEY_MIN]
