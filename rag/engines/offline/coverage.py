@@ -16,14 +16,14 @@ from rag.engines.offline.text import (_HAN, _HANGUL, _contains_phrase, _doc_text
 from rag.engines.offline.ranges import credit_held_amounts
 from rag.engines.offline.values import _unit_class, stated_values
 from rag.engines.offline.vocabulary import GLOSSARY, SYNONYMS
-from rag.engines.offline.wordforms import LoanwordIndex, korean_function_words, text_scripts  # also re-exported
+from rag.engines.offline.wordforms import LATIN_TERM, LoanwordIndex, korean_function_words, text_scripts
 from rag.romanize import (LATIN_SIDE, MIN_KEY_CHARS, cross_script_match, document_keys, han_name_keys,
                            han_term_name_key, han_term_pinyin_key, name_key, pinyin_name_keys)
 from rag.sinokorean import SinoKoreanText
 from rag.textutil import KO_WEAK_SINGLE, STEMMABLE, english_stem, key_terms, tokenize
 from rag.types import Retrieved
 
-_LATIN_NAME = re.compile(r"[a-z][a-z\-]*")  # a key term in Latin letters (tokenize lowercases them)
+_LATIN_NAME = LATIN_TERM  # a key term in Latin letters (tokenize lowercases them)
 SINO_KOREAN = "via Sino-Korean reading"  # Coverage.how of a term found through rag.sinokorean
 _KO_UNITS = frozenset("년 월 일 개 명 번 회 시 분 초".split())  # language: counters after a number
 # a Chinese term led by a numeral: the number, a large-number word after it, the rest (a unit, or a word "一共")

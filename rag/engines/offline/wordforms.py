@@ -16,8 +16,9 @@ from functools import lru_cache
 from rag.engines.offline.rules import LATIN_LETTERS_PER_CJK, SCRIPT_MIN_LETTERS, SCRIPT_MIN_SHARE, SCRIPT_MIN_TEXT_SHARE
 from rag.engines.offline.text import _HAN, _HANGUL
 from rag.romanize import LOANWORD_KEY_MIN, loanword_key
+from rag.textutil import strip_korean
 
-_LATIN_TERM = re.compile(r"[a-z][a-z\-]*")  # a key term in Latin letters (tokenize lowercases them)
+LATIN_TERM = re.compile(r"[a-z][a-z\-]*")  # a key term in Latin letters (tokenize lowercases them)
 
 # language (Korean morphology, kiwipiepy's tags): a word that is an adverb ("제일", "먼저", "진짜"), a pronoun ("그거"),
 # an interjection or 아니 ("아니면"), 것 with a particle ("뭐가 제일 좋은 게": 게 / 건 / 걸), or 되- after
@@ -59,31 +60,25 @@ def loanword_keys(word: str) -> tuple[str, ...]:
     return (loanword_key(word), loanword_key(soft)) if soft != word.lower() else (loanword_key(word),)
 
 
-_PARTICLES = ("으로", "에서", "에게", "까지", "부터", "이랑", "이나", "에는", "에도", "보다", "처럼", "이", "가", "은", "는",
-              "을", "를", "에", "의", "로", "와", "과", "도", "만", "랑")  # language: particles after a noun, longer first
-
-
 @lru_cache(maxsize=8192)
 def spelled_as_loanword(word: str) -> bool:
     """A Hangul word with a syllable that is no Sino-Korean reading (``rag.sinokorean``'s table): 콜드트랙 (콜, 드, 트,
     랙), 레지오넬라 (레, 넬) — a loanword's spelling. 신청, 설명, 간격, 도서관 are read from Chinese characters and are
     no spelling of a foreign name whatever their consonants (they met "Seongjin", "Salmon", "Council", "Design")."""
-    from rag.sinokorean import _table
-
-    readings = _sino_korean_syllables(id(_table()))
+    readings = _sino_korean_syllables()
     return any(ch not in readings for ch in word if "\uac00" <= ch <= "\ud7a3")
 
 
 @lru_cache(maxsize=1)
-def _sino_korean_syllables(_table_id: int) -> frozenset[str]:
-    from rag.sinokorean import _table
+def _sino_korean_syllables() -> frozenset[str]:
+    from rag.sinokorean import _table  # loaded on first use, as rag.sinokorean does
 
     return frozenset(_table().values())
 
 
 class LoanwordIndex:
-    """The consonant skeletons of a text's Hangul words spelled as loanwords (``spelled_as_loanword``; each also
-    without a particle after it, "콜드트랙이") and of its capitalised Latin words. Only names: a Latin word of the text
+    """The consonant skeletons of a text's Hangul words spelled as loanwords (``spelled_as_loanword``; without a
+    particle after them, ``textutil.strip_korean``: "콜드트랙이") and of its capitalised Latin words. Only names: a Latin word of the text
     must be capitalised, a Hangul term must be spelled as a loanword, and ``coverage`` looks a Latin term up only when
     the question writes it as a name — a common word's skeleton meets too many Korean words ("next" and 한옥스테이 are
     both n-k-s-t)."""
@@ -91,7 +86,7 @@ class LoanwordIndex:
     def __init__(self, text: str) -> None:
         self.words: dict[tuple[str, str], str] = {}
         for word in re.findall(r"[\uac00-\ud7a3]{2,}", text):
-            core = next((word[:-len(p)] for p in _PARTICLES if word.endswith(p) and len(word) - len(p) >= 2), word)
+            core = strip_korean(word)
             # the noun alone, and without a last syllable that names its kind (레지오넬라균: 균, 스노우팀: 팀)
             for form in (core, core[:-1]) if len(core) >= 4 else (core,):
                 if spelled_as_loanword(form):
@@ -103,7 +98,7 @@ class LoanwordIndex:
     def lookup(self, term: str) -> str:
         """The text's word that spells ``term`` in the other script ("" when none): a Latin term among the Hangul
         words, a Hangul term among the Latin ones; skeletons of at least ``LOANWORD_KEY_MIN`` letters."""
-        latin = bool(_LATIN_TERM.fullmatch(term))
+        latin = bool(LATIN_TERM.fullmatch(term))
         if not (latin or (_HANGUL.search(term) and term.isalpha() and spelled_as_loanword(term))):
             return ""
         side = "ko" if latin else "en"
