@@ -20,6 +20,7 @@ from rag.engines.offline.temporal import freshness_requirement
 from rag.engines.offline.relations import asked_relations
 from rag.textutil import english_stem
 from rag.engines.offline.ranges import _EN
+from rag.engines.offline.wordforms import korean_topics
 from rag.engines.offline.text import (_contains_phrase, _doc_text_for_grading, _is_number, _norm,
                                       _quote, _specific, is_fact, stated_numbers)
 from rag.types import Grade, Retrieved
@@ -58,6 +59,24 @@ def _counts(noun: str, sentence: str, header: str = "") -> bool:
             return True
     return sentence.lstrip().startswith("|") and any(english_stem(w) == stem for w in re.findall(r"[a-z]+",
                                                                                                   header.lower()))
+
+
+# language: the question word after a topic in the same clause ("학생은 연회비를 얼마 내요?"): the topic names whom or what
+# the asked value is for; a Korean text that never names it states the value for something else
+_ASKED_AFTER_TOPIC = re.compile(r"^[^.?!。？！,，]*?(?:얼마|몇|언제|누가|누구|어디|무엇|뭐|어떻게|어느|무슨)")
+
+
+def _topic_missing(question: str, terms: list[str], text: str) -> str:
+    """Why the document cannot answer for the asking clause's topic ("" when it can or there is none). A question
+    that asks several things is left alone: a document may answer another part, about another topic."""
+    if len(asked_parts(question)) > 1 or "ko" not in text_scripts(text):
+        return ""
+    for word, end in korean_topics(question):
+        # the key term it gave (particles are stripped alike: 어린이는 → 어린)
+        topic = next((t for t in terms if len(t) >= 2 and word.startswith(t)), "")
+        if topic and _ASKED_AFTER_TOPIC.match(question[end:]) and not coverage_of([topic], text).covered:
+            return f"the asking clause's topic '{topic}' is not in the document"
+    return ""
 
 
 class Grader:
@@ -155,7 +174,8 @@ class Grader:
             label, why = "incorrect", f"score {score:.2f} < {r.ambiguous_score}"
         if label == "correct":
             demoted = ("no word of the asking clause confirms which cause is asked" if cause_met
-                       else self._asked_value_missing(question, text, ev, check, share))
+                       else _topic_missing(question, terms, text) or self._asked_value_missing(question, text, ev,
+                                                                                                check, share))
             if demoted:
                 label, why = "ambiguous", demoted
                 score = min(score, r.correct_score - BELOW_CORRECT)

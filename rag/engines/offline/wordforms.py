@@ -51,6 +51,20 @@ def korean_function_words(question: str) -> frozenset[str]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=4096)
+def korean_topics(question: str) -> tuple[tuple[str, int], ...]:
+    """(word as written before its particle, where the particle ends) of every noun a Korean question marks as its
+    topic with 은 / 는 (kiwipiepy's JX after a noun: "학생은", "망원점은"; not the adnominal ending of "착용하는")."""
+    if not _HANGUL.search(question):
+        return ()
+    from rag.extract.kiwi import _get_kiwi
+
+    tokens = _get_kiwi().tokenize(question)
+    return tuple((question[question.rfind(" ", 0, t.start) + 1 : t.start], t.start + t.len)
+                 for prev, t in zip(tokens, tokens[1:])
+                 if t.tag == "JX" and t.form in ("은", "는") and prev.tag.startswith(("NN", "NR", "SL", "SH")))
+
+
 def loanword_keys(word: str) -> tuple[str, ...]:
     """The consonant skeletons of a word (``rag.romanize.loanword_key``); a Latin g before e / i / y is read both
     hard and soft ("Legionella" → 레지오넬라, "Target" → 타깃): language, English spelling."""
