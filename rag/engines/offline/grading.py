@@ -62,7 +62,9 @@ def _counts(noun: str, sentence: str, header: str = "") -> bool:
 
 
 # language: the question word after a topic in the same clause ("학생은 연회비를 얼마 내요?"): the topic names whom or what
-# the asked value is for; a Korean text that never names it states the value for something else
+# the asked value is for; a Korean text that never names it states the value for something else. Not every question
+# word of textutil.QUESTION_WORDS_KO: after "어떤" the topic is often said otherwise in the text ("암호는 어떤 주기로"
+# against "비밀번호": a paraphrase flagged, measured in the thirty-fourth session)
 _ASKED_AFTER_TOPIC = re.compile(r"^[^.?!。？！,，]*?(?:얼마|몇|언제|누가|누구|어디|무엇|뭐|어떻게|어느|무슨)")
 
 
