@@ -1,13 +1,15 @@
-"""Three readings of words and texts that key-term coverage (``coverage``) asks for:
+"""Readings of words and texts that key-term coverage (``coverage``) and grading ask for:
 
 - ``korean_function_words``: the words of a Korean question that qualify its asking and name no matter a text could
   hold (kiwipiepy's tags): "제일 먼저 착용하는 게 뭐예요?" asks about 착용, not about 제일, 먼저 or 게;
+- ``korean_topics``: the nouns a Korean question marks as its topic with 은 / 는 ("학생은 연회비를 얼마 내요?"), which
+  grading looks for in a Korean text (``grading._topic_missing``);
 - ``LoanwordIndex``: a name written in one script that a text spells in the other as a loanword ("Legionella" /
   레지오넬라균, "Coldtrack" / 콜드트랙), by the consonant skeleton the graph tool already matches entity names by
   (``rag.romanize.loanword_key``);
 - ``text_scripts``: the scripts a text is written in, sentence by sentence (which key terms it could contain).
 
-Language, not tuned on a corpus (docs/evaluation.md, thirty-third session)."""
+Language, not tuned on a corpus (docs/evaluation.md, thirty-third and thirty-fourth sessions)."""
 from __future__ import annotations
 
 import re
@@ -28,15 +30,21 @@ _KO_FUNCTION_TAGS = frozenset({"MAG", "MAJ", "NP", "IC", "VCN"})
 _KO_CONTENT_TAGS = ("NNG", "NNP", "VV", "VA", "XR", "SL", "SH", "SN")
 
 
+@lru_cache(maxsize=1024)
+def _korean_tokens(question: str) -> tuple:
+    """kiwipiepy's analysis of a question, once for every reading of it here."""
+    from rag.extract.kiwi import _get_kiwi
+
+    return tuple(_get_kiwi().tokenize(question))
+
+
 @lru_cache(maxsize=4096)
 def korean_function_words(question: str) -> frozenset[str]:
     """The words (as written, with their particles and endings) of a Korean question that are function words
     (``_KO_FUNCTION_TAGS``); empty for a question without Hangul. ``coverage.question_terms`` drops their terms."""
     if not _HANGUL.search(question):
         return frozenset()
-    from rag.extract.kiwi import _get_kiwi
-
-    tokens = _get_kiwi().tokenize(question)
+    tokens = _korean_tokens(question)
     out: set[str] = set()
     for m in re.finditer(r"\S+", question):
         inside = [i for i, t in enumerate(tokens) if m.start() <= t.start < m.end()]
@@ -57,9 +65,7 @@ def korean_topics(question: str) -> tuple[tuple[str, int], ...]:
     topic with 은 / 는 (kiwipiepy's JX after a noun: "학생은", "망원점은"; not the adnominal ending of "착용하는")."""
     if not _HANGUL.search(question):
         return ()
-    from rag.extract.kiwi import _get_kiwi
-
-    tokens = _get_kiwi().tokenize(question)
+    tokens = _korean_tokens(question)
     return tuple((question[question.rfind(" ", 0, t.start) + 1 : t.start], t.start + t.len)
                  for prev, t in zip(tokens, tokens[1:])
                  if t.tag == "JX" and t.form in ("은", "는") and prev.tag.startswith(("NN", "NR", "SL", "SH")))
