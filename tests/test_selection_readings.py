@@ -99,3 +99,28 @@ def test_a_name_most_documents_carry_is_no_evidence(tool, monkeypatch):
     assert tool._telling(["l:onnuri"]) == []
     # a name fewer than half of the documents carry still counts
     assert tool._telling(["l:hanji"]) == ["l:hanji"]
+
+
+HISTORY_KO = ("# 청솔도예 연혁\n\n"
+              "주식회사 청솔도예(Cheongsol Ceramics, 중국어 이름 青松陶艺)는 이천에 공방과 전시장을 둔 도자기 회사다.\n\n"
+              "- 2012년 4월 — 이천 신둔면에 첫 공방 개설\n"
+              "- 2016년 9월 — 공방 옆에 상설 전시장 개관\n"
+              "- 2020년 3월 — 여주에 도자기 보존 창고 준공\n"
+              "- 2024년 6월 — 상하이 青瓷文化와 중국 판매 계약 체결\n"
+              "- 2025년 2월 — 온라인 직영몰 오픈\n")
+
+
+def test_words_held_by_their_reading_decide_over_a_line_naming_a_partner_in_chinese(engine):
+    # thirty-fifth session: the words a Korean history holds by their Sino-Korean reading (保存 보존, 仓库 창고) count
+    # in the share of the question its sentences are judged on by their words; before, that share was the names
+    # alone, and the line that writes a partner's name in Chinese characters won the Chinese question by meaning
+    question = "青松陶艺的瓷器保存仓库是哪年几月建成的？"
+    docs = [Retrieved(id="history#0", text=HISTORY_KO, source="history_ko.md", score=1.0, tool="vector",
+                      doc_id="history", chunk_index=0)]
+    terms, _ = question_terms(question)
+    ranked = engine._rank_sentences(question, terms, docs)
+    assert ranked[0].text.startswith("2020년 3월"), [(c.text, round(c.rank, 3)) for c in ranked[:3]]
+    partner = next(c for c in ranked if "青瓷文化" in c.text)
+    assert ranked[0].rank > partner.rank + 0.2, [(c.text, round(c.rank, 3)) for c in ranked[:3]]
+    quoted = [c.text for c in engine._select(question, terms, docs)]
+    assert quoted and quoted[0].startswith("2020년 3월"), quoted
