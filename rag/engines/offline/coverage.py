@@ -240,6 +240,9 @@ def _stem(term: str) -> str:
     return term
 
 
+_HOW_WORD = re.compile(r"\b[Hh]ow\s+([a-z]+)\b(?:(?<=long)[^?.,;]*?\b(take|takes|took|taken)\b)?")
+
+
 def question_terms(question: str) -> tuple[list[str], set[str]]:
     """(key terms of the question, the ones in its asking clause).
 
@@ -248,6 +251,9 @@ def question_terms(question: str) -> tuple[list[str], set[str]]:
     a lead-in clause ("연봉 계약할 때 참고하려고 하는데, …") only adds context.
     """
     function = {_stem(t) for word in korean_function_words(question) for t in key_terms(word)}
+    # language: the word after "how" is part of the question word ("how long", "how far", "how late"), and so is the
+    # verb of "how long does it take": the answer states the length, not the words ("within two business days")
+    asked_how = {_stem(w) for m in _HOW_WORD.finditer(question) for w in m.groups() if w}
 
     def clean(text: str) -> list[str]:
         out: list[str] = []
@@ -255,7 +261,7 @@ def question_terms(question: str) -> tuple[list[str], set[str]]:
             t = _stem(t)
             # a counter or particle left alone by stripping ("명이었어" → 명) is no evidence, as in key_terms
             if (not t or t in KO_WEAK_SINGLE or t in _FILLER_WORDS or t in COMPARISON_WORDS
-                    or t.startswith(_FILLER_PREFIXES) or t in out or t in function):
+                    or t.startswith(_FILLER_PREFIXES) or t in out or t in function or t in asked_how):
                 continue
             out.append(t)
         return out
