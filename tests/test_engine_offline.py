@@ -294,7 +294,9 @@ def test_partial_answer_lists_the_best_ranked_sentence_first_as_unconfirmed(engi
     lines = answer.text.splitlines()
     assert lines[:2] == ["The sentences closest to the question (not confirmed as the answer):",
                          "- The minimum body weight is 25 kg. [1]"]
-    assert "Found in the documents:" in lines and "'heavy'" in answer.text.split("Not found in the documents:")[1]
+    not_found = answer.text.split("Not found in the documents:")[1]
+    # "heavy" is part of the question word "how heavy" (thirty-fifth session): it is no key term to miss
+    assert "Found in the documents:" in lines and "'need'" in not_found and "'heavy'" not in not_found
     assert "listed first as unconfirmed" in answer.reason
     assert "Uncertainty:" in answer.text  # still a partial answer that says so
 
