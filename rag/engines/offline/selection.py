@@ -98,9 +98,9 @@ class EvidenceSelector:
             numbered = _numbered_items(doc.text)
             check, share = checkable_terms(terms, question, doc.text, doc_cov)
             # a term held only by its Sino-Korean reading ("通信费" ↔ "통신비") is no evidence that the document answers
-            # (grading does not weigh it), but it tells the sentence that says it and counts in the share of words
+            # (grading does not weigh it), but tells the sentence that says it and adds to the share (never in check)
             read = [t for t, how in doc_all.how.items() if how.startswith(SINO_KOREAN) and t not in check]
-            share = min(1.0, share + len(set(read) & set(doc_cov.content_terms)) / max(1, len(doc_cov.content_terms)))
+            share += len(set(read) & set(doc_cov.content_terms)) / max(1, len(doc_cov.content_terms))
             for j, unit in enumerate(ev.units):
                 if not _quotable(unit.text):
                     continue
