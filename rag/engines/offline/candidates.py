@@ -1,6 +1,7 @@
 """A sentence an extractive answer may quote (``Candidate``: its rank, coverage, meaning, heading, the value it states),
 which of the picked ones the conclusion quotes, the order a comparison of names quotes them in, and the trace reason
-that says why each was quoted. ``selection.EvidenceSelector`` ranks and picks them."""
+that says why each was quoted, and which document's section answers a cause / procedure / comparison question
+(``event_document``). ``selection.EvidenceSelector`` ranks and picks them."""
 from __future__ import annotations
 
 import re
@@ -9,10 +10,14 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from rag.engines.offline.answertype import NONE, STRONG, AskedType, asked_type, stated_values
-from rag.engines.offline.coverage import Coverage, _name_like
+from rag.engines.offline.coverage import Coverage, _name_like, coverage_of
 from rag.engines.offline.layout import _is_table_row, is_table_header
 from rag.engines.offline.parts import asked_parts
-from rag.engines.offline.rules import PROCEDURE_LIST_SHARE, PROCEDURE_MAX_STEPS, TITLE_PENALTY
+from rag.engines.offline.rules import (PROCEDURE_LIST_SHARE, PROCEDURE_MAX_STEPS, SECOND_SOURCE_SHARE,
+                                       SENTENCE_MIN_RANK, TITLE_PENALTY)
+from rag.engines.offline.semantics import question_intents
+from rag.engines.offline.text import _is_number
+from rag.types import Retrieved
 
 
 @dataclass
@@ -173,3 +178,52 @@ def procedure_steps(ranked: list[Candidate]) -> list[Candidate]:
     if score(best) < floor:
         return []
     return sorted(best, key=lambda c: c.index)[:PROCEDURE_MAX_STEPS]
+
+
+def event_document(question: str, terms: Sequence[str], docs: Sequence[Retrieved], ranked: list[Candidate],
+                   top: int) -> int:
+    """The document whose section of the asked kind answers a cause / procedure / comparison question: the best
+    sentence's document, unless another document with such a section names more of what the question names —
+    its names and numbers ("Daegu", "March", "2025") — in the chunks of it the context holds (the title may be
+    in another chunk than the section) or in the headings above its sentences. The best-matching sentence can
+    sit in another event's "원인" section: "the cold showers in Daegu in March" is not the overbooking at Bomun.
+
+    A cause question whose best sentence's document has no such section at all (a team directory's "The
+    delivery vans are his" for "진짜 원인은 뭐였어요?") is answered from the section of a document that has one,
+    when that document's best sentence ranks close to the best (``SECOND_SOURCE_SHARE`` of it, and at least
+    ``SENTENCE_MIN_RANK``, as a second source must) and it names as many of the question's names and numbers as
+    the best sentence's document: the one naming most, then the better ranked. Procedure and comparison cues
+    are broader ("fix", "steps", "각각"), so for them the best sentence's document stands unless named more."""
+    marks = [t for t in terms if _is_number(t) or _name_like(t, question)]
+    scoped = {c.pos for c in ranked if c.scoped}
+    memo: dict[int, int] = {}
+
+    def named(pos: int) -> int:
+        # the document as far as the context holds it: every chunk of the same document (the title may be in
+        # another chunk than the section) and the headings above the sentences
+        if not marks:
+            return 0
+        if pos not in memo:
+            doc_id = docs[pos].doc_id or docs[pos].id
+            same = [k for k, d in enumerate(docs) if (d.doc_id or d.id) == doc_id]
+            headings = {c.heading for c in ranked if c.pos in same and c.heading}
+            cov = coverage_of(marks, "\n".join([*(docs[k].text for k in same), *headings]))
+            memo[pos] = sum(1 for t in marks if cov.credit.get(t, 0.0) > 0)
+        return memo[pos]
+
+    if scoped and top not in scoped and "cause" in question_intents(question):
+        best_rank: dict[int, float] = {}
+        for c in ranked:  # best first: a document's first sentence here is its best
+            best_rank.setdefault(c.pos, c.rank)
+        floor = max(SENTENCE_MIN_RANK, SECOND_SOURCE_SHARE * best_rank.get(top, 0.0))
+        near = [pos for pos in sorted(scoped) if best_rank[pos] >= floor]
+        if near:
+            count = {pos: named(pos) for pos in [*near, top]}
+            best = max(near, key=lambda pos: (count[pos], best_rank[pos]))
+            if count[best] >= count[top]:
+                return best
+    # else (and for procedure and comparison questions) the rule before: a section that names more
+    if not marks or not scoped or scoped == {top}:
+        return top
+    best = max(sorted(scoped), key=named)
+    return best if named(best) > named(top) else top

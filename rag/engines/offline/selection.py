@@ -6,7 +6,8 @@ import re
 from typing import Sequence
 
 from rag.engines.offline.candidates import (Candidate, _leading_asked, _score_over, _values_of, _why, compared_order,
-                                            names_only, procedure_steps, REFERENT_WHY, referent_before, value_after)
+                                            event_document, names_only, procedure_steps, REFERENT_WHY,
+                                            referent_before, value_after)
 from rag.engines.offline.answertype import (NONE, ORGANISATION, STRONG, WEAK, AskedType, asked_for_grading, asked_type,
                                            fit, names_organisation, states_cause)
 from rag.engines.offline.coverage import (SINO_KOREAN, _name_like, checkable_terms, coverage_of,
@@ -22,7 +23,6 @@ from rag.engines.offline.rules import (CAUSE_BONUS, CAUSE_SECTION_MAX, COMPARED_
                                        TABLE_MAX_ROWS, TYPE_BONUS, TYPE_SAME_DOC_SHARE, TYPE_SECOND_SHARE,
                                        TITLE_PENALTY, TYPE_WINDOW_SHARE, VALUE_BONUS, VALUE_BONUS_MIN_SEMANTIC)
 from rag.engines.offline.semantics import heading_matches, question_intents
-from rag.engines.offline.text import _is_number
 from rag.types import Retrieved
 
 # a number stated as a value ("15일", "0.75", "3월", "450 个"), not a digit inside a name ("BM25", "k1", "X2")
@@ -200,6 +200,8 @@ class EvidenceSelector:
         if len(parts) < 2 or not chosen:
             return chosen
         whole: list[Candidate] | None = None
+        first = len(chosen)
+        at: dict[tuple[int, int], Candidate] = {}  # every sentence a part ranked, by place (the rows under a header)
         claimed: dict[tuple[int, int], frozenset[str]] = {}  # sentence a part has taken -> the kinds that part asks
         for n, part in enumerate(parts, 1):
             part_terms, _ = question_terms(part)
@@ -207,6 +209,7 @@ class EvidenceSelector:
                                                       graded) if not c.title]
             if not ranked:
                 continue
+            at.update({(c.pos, c.index): c for c in ranked})
             quoted = {c.pos for c in chosen}
             best = next((c for c in ranked if c.pos in quoted and c.rank >= SECOND_SOURCE_SHARE * ranked[0].rank),
                         ranked[0])
@@ -256,7 +259,10 @@ class EvidenceSelector:
                 continue
             best.why = f"best match for part {n} of the question ('{part[:40]}')"
             chosen.append(best)
-        return chosen
+        # a part's sentence that is a table's header row: the rows under it state the values (as for the whole's)
+        done = {(c.pos, c.index) for c in chosen[:first]}
+        return chosen[:first] + [c for c in self._with_neighbours(chosen[first:], list(at.values()), rows_only=True)
+                                 if (c.pos, c.index) not in done]
 
     def _select_whole(self, question: str, terms: Sequence[str], docs: Sequence[Retrieved],
                       wants_value: bool = False, graded: Sequence[float] | None = None) -> list[Candidate]:
@@ -288,7 +294,7 @@ class EvidenceSelector:
         # "which company" (``answertype.asked_for_grading``): asked_type reads no value there; a quoted sentence must
         # name one, as grading checks
         typed = ORGANISATION if asked_for_grading(question) is ORGANISATION else asked
-        section = [c for c in ranked if c.pos == self._event_document(question, terms, docs, ranked, top.pos)
+        section = [c for c in ranked if c.pos == event_document(question, terms, docs, ranked, top.pos)
                    and c.scoped]
         if section:
             first = section[0]
@@ -316,55 +322,6 @@ class EvidenceSelector:
             ranked[1].why = "a second source that supports it"
             chosen.append(ranked[1])
         return self._with_neighbours(self._with_asked_type(typed, ranked, chosen), ranked)
-
-    @staticmethod
-    def _event_document(question: str, terms: Sequence[str], docs: Sequence[Retrieved], ranked: list[Candidate],
-                        top: int) -> int:
-        """The document whose section of the asked kind answers a cause / procedure / comparison question: the best
-        sentence's document, unless another document with such a section names more of what the question names —
-        its names and numbers ("Daegu", "March", "2025") — in the chunks of it the context holds (the title may be
-        in another chunk than the section) or in the headings above its sentences. The best-matching sentence can
-        sit in another event's "원인" section: "the cold showers in Daegu in March" is not the overbooking at Bomun.
-
-        A cause question whose best sentence's document has no such section at all (a team directory's "The
-        delivery vans are his" for "진짜 원인은 뭐였어요?") is answered from the section of a document that has one,
-        when that document's best sentence ranks close to the best (``SECOND_SOURCE_SHARE`` of it, and at least
-        ``SENTENCE_MIN_RANK``, as a second source must) and it names as many of the question's names and numbers as
-        the best sentence's document: the one naming most, then the better ranked. Procedure and comparison cues
-        are broader ("fix", "steps", "각각"), so for them the best sentence's document stands unless named more."""
-        marks = [t for t in terms if _is_number(t) or _name_like(t, question)]
-        scoped = {c.pos for c in ranked if c.scoped}
-        memo: dict[int, int] = {}
-
-        def named(pos: int) -> int:
-            # the document as far as the context holds it: every chunk of the same document (the title may be in
-            # another chunk than the section) and the headings above the sentences
-            if not marks:
-                return 0
-            if pos not in memo:
-                doc_id = docs[pos].doc_id or docs[pos].id
-                same = [k for k, d in enumerate(docs) if (d.doc_id or d.id) == doc_id]
-                headings = {c.heading for c in ranked if c.pos in same and c.heading}
-                cov = coverage_of(marks, "\n".join([*(docs[k].text for k in same), *headings]))
-                memo[pos] = sum(1 for t in marks if cov.credit.get(t, 0.0) > 0)
-            return memo[pos]
-
-        if scoped and top not in scoped and "cause" in question_intents(question):
-            best_rank: dict[int, float] = {}
-            for c in ranked:  # best first: a document's first sentence here is its best
-                best_rank.setdefault(c.pos, c.rank)
-            floor = max(SENTENCE_MIN_RANK, SECOND_SOURCE_SHARE * best_rank.get(top, 0.0))
-            near = [pos for pos in sorted(scoped) if best_rank[pos] >= floor]
-            if near:
-                count = {pos: named(pos) for pos in [*near, top]}
-                best = max(near, key=lambda pos: (count[pos], best_rank[pos]))
-                if count[best] >= count[top]:
-                    return best
-        # else (and for procedure and comparison questions) the rule before: a section that names more
-        if not marks or not scoped or scoped == {top}:
-            return top
-        best = max(sorted(scoped), key=named)
-        return best if named(best) > named(top) else top
 
     def _with_asked_type(self, asked: AskedType, ranked: list[Candidate], chosen: list[Candidate]) -> list[Candidate]:
         """When the question asks for a kind of value (a year, days, people, money …) or a cause and no quoted
@@ -407,10 +364,12 @@ class EvidenceSelector:
             break  # the best sentence stating it ranks too low: nothing is added
         return chosen
 
-    def _with_neighbours(self, chosen: list[Candidate], ranked: list[Candidate]) -> list[Candidate]:
+    def _with_neighbours(self, chosen: list[Candidate], ranked: list[Candidate],
+                         rows_only: bool = False) -> list[Candidate]:
         """A quoted sentence's neighbours where it cannot stand alone: the next sentence when it continues it ("…
         받지 않는다." + "대신 …", "However, …"), the one before when it starts with a pronoun for what that one names
-        ("It is refunded …": ``referent_before``), the rows under a table header row (its rows state the values)."""
+        ("It is refunded …": ``referent_before``), the rows under a table header row (its rows state the values).
+        ``rows_only``: only the rows (the sentences the parts of a question added)."""
         at = {(c.pos, c.index): c for c in ranked}
         out: list[Candidate] = []
         for c in chosen:
@@ -427,6 +386,8 @@ class EvidenceSelector:
                     out += _why([r for r in rows if r not in out and r not in chosen], "a row of the table under the quoted header")
                     continue
             out.append(c)
+            if rows_only:
+                continue
             out += _why([p for p in [referent_before(c, ranked)] if p is not None and p not in chosen and p not in out], REFERENT_WHY)
             nxt = at.get((c.pos, c.index + 1))
             if nxt is not None and nxt not in chosen and nxt not in out and CONTINUATION_START.match(nxt.text.strip()):
