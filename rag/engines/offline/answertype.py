@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from rag.engines.offline.rules import CAUSE_ASKED
 from rag.engines.offline.values import (_NUM, _ZH_NUM, COUNTED, DURATION_UNITS, UNIT_WORDS, Value, _norm, _unit_class,
-                                        stated_values)
+                                        counted_word, stated_values)
 from rag.textutil import dominant_language
 
 STRONG, WEAK, OTHER, NONE = 3, 2, 1, 0
@@ -40,6 +40,7 @@ class AskedType:
     cause: bool = False
     until: bool = False  # asks for the end of a period ("언제까지", "until when"): a date with an end marker answers it
     currency: str = ""  # money: the currency the question names ("多少美元", "몇 달러", "in euros"), "" when none
+    counted: str = ""  # the word a "how many" counts that no unit class knows ("몇 니트", "多少分贝": values.counted_word)
 
     def __bool__(self) -> bool:
         return bool(self.kinds) or self.cause
@@ -251,7 +252,8 @@ def _asked_type(question: str) -> AskedType:
         if re.search(pattern, q):
             return AskedType(kinds, units, label, cause)
     if m:
-        return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), "quantity", cause)
+        return AskedType(frozenset({"quantity", "money", "percent"}), frozenset(), "quantity", cause,
+                         counted=counted_word(word))
     if _UNTIL.search(q):
         return AskedType(_TEMPORAL, frozenset(), "end date or time", cause, until=True)
     if any(not _subordinate_when(q, m) for m in _WHEN.finditer(q)) or _EARLIER.search(q):

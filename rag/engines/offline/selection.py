@@ -23,6 +23,7 @@ from rag.engines.offline.rules import (CAUSE_BONUS, CAUSE_SECTION_MAX, COMPARED_
                                        TABLE_MAX_ROWS, TYPE_BONUS, TYPE_SAME_DOC_SHARE, TYPE_SECOND_SHARE,
                                        TITLE_PENALTY, TYPE_WINDOW_SHARE, VALUE_BONUS, VALUE_BONUS_MIN_SEMANTIC)
 from rag.engines.offline.semantics import heading_matches, question_intents
+from rag.engines.offline.values import states_count_of
 from rag.types import Retrieved
 
 # a number stated as a value ("15일", "0.75", "3월", "450 个"), not a digit inside a name ("BM25", "k1", "X2")
@@ -85,6 +86,9 @@ class EvidenceSelector:
         asked = _leading_asked(question)
         amounts = asked_amounts(question)  # the asker's own case ("닷새 전에 취소하려고요"): the rule whose range holds it
         evidence = self.sentence_evidence(question, docs)
+        # the documents write the word the question counts after a number ("몇 니트" → "48니트"): it is a unit there,
+        # and a value in another unit ("7일마다") answers the question only weakly
+        counted = any(states_count_of(asked.counted, u.text) for ev in evidence for u in ev.units)
         names = [t for t in terms if _name_like(t, question)] if asked.kinds else []
         named: dict[str, list[str]] = {}  # heading -> the question's names it states
         ranked: list[Candidate] = []
@@ -123,6 +127,8 @@ class EvidenceSelector:
                 confirmed = bool(graded) and best_grade > 0 and graded[pos] >= best_grade
                 on_topic = lex > 0 or sem > VALUE_BONUS_MIN_SEMANTIC or confirmed
                 fits = fit(asked, unit.text) if asked.kinds else NONE
+                if counted:
+                    fits = STRONG if states_count_of(asked.counted, unit.text) else min(fits, WEAK)
                 if asked.kinds:  # a value of the asked kind (and unit) first: "7일" for 며칠, not "90분"
                     # … from a document the grader confirmed: a value in a document graded only ambiguous, beside
                     # a correct one, counts as a weak value (the grader did not find the question's matter there)

@@ -208,6 +208,26 @@ class Value:
     text: str = ""
 
 
+def counted_word(word: str) -> str:
+    """The word a "how many" counts, as a sentence writes it after the number ("니트를" → "니트", "nits should" →
+    "nits"); "" for an English function word ("how many are …") or a lone letter."""
+    from rag.textutil import STOP_WORDS_EN
+
+    w = word.split()[0] if word.strip() else ""
+    if re.match(r"[가-힣]", w):  # without its particle or copula ("니트를", "럭스예요"): kiwipiepy's first noun
+        from rag.engines.offline.wordforms import _korean_tokens
+
+        tokens = _korean_tokens(w)
+        w = tokens[0].form if tokens and tokens[0].tag.startswith(("NN", "XR")) else ""
+    return "" if not w or w in STOP_WORDS_EN or (w.isascii() and len(w) < 2) else w
+
+
+def states_count_of(word: str, sentence: str) -> bool:
+    """Does the sentence state a number of ``word`` ("48니트", "48 nits", "五场", "3 个订单")?"""
+    return bool(word) and re.search(rf"(?:\d|{_ZH_NUM})\s?(?:개|个|個)?\s?{re.escape(word)}",
+                                    _norm(sentence).lower()) is not None
+
+
 def _norm(text: str) -> str:
     return unicodedata.normalize("NFKC", text)
 
