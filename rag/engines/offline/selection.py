@@ -22,7 +22,7 @@ from rag.engines.offline.rules import (CAUSE_BONUS, CAUSE_SECTION_MAX, COMPARED_
                                        SECTION_BONUS_MIN_SEMANTIC, SEMANTIC_RANK_WEIGHT, SENTENCE_MIN_RANK,
                                        TABLE_MAX_ROWS, TYPE_BONUS, TYPE_SAME_DOC_SHARE, TYPE_SECOND_SHARE,
                                        TITLE_PENALTY, TYPE_WINDOW_SHARE, VALUE_BONUS, VALUE_BONUS_MIN_SEMANTIC)
-from rag.engines.offline.semantics import heading_matches, question_intents
+from rag.engines.offline.semantics import compared_sides, heading_matches, question_intents
 from rag.engines.offline.values import states_count_of
 from rag.types import Retrieved
 
@@ -187,8 +187,10 @@ class EvidenceSelector:
         if not per_doc or not per_doc[0]:
             return []
         chosen: list[Candidate] = []
-        for k in range(len(per_doc[0])):
-            best = max((c for c in ranked if c not in chosen), default=None,
+        for k, side in enumerate(compared_sides(question)[: len(per_doc[0])]):
+            # a sentence that writes the side ("**상품**: 당도 10.5브릭스") over one that only means something like it
+            written = [c for c in ranked if c not in chosen and coverage_of([side], c.text).covered]
+            best = max(written or (c for c in ranked if c not in chosen), default=None,
                        key=lambda c: float(per_doc[c.pos][k][c.index]))
             if best is None or float(per_doc[best.pos][k][best.index]) < COMPARED_SIDE_MIN:
                 return []
