@@ -88,7 +88,8 @@ class EvidenceSelector:
         evidence = self.sentence_evidence(question, docs)
         # the documents write the word the question counts after a number ("몇 니트" → "48니트"): it is a unit there,
         # and a value in another unit ("7일마다") answers the question only weakly
-        counted = any(states_count_of(asked.counted, u.text) for ev in evidence for u in ev.units)
+        counted = bool(asked.counted) and any(states_count_of(asked.counted, u.text) for ev in evidence
+                                                  for u in ev.units)
         names = [t for t in terms if _name_like(t, question)] if asked.kinds else []
         named: dict[str, list[str]] = {}  # heading -> the question's names it states
         ranked: list[Candidate] = []
@@ -187,7 +188,7 @@ class EvidenceSelector:
         if not per_doc or not per_doc[0]:
             return []
         chosen: list[Candidate] = []
-        for k, side in enumerate(compared_sides(question)[: len(per_doc[0])]):
+        for k, side in enumerate(compared_sides(question)):  # side_scores' sides, in its order
             # a sentence that writes the side ("**상품**: 당도 10.5브릭스") over one that only means something like it
             written = [c for c in ranked if c not in chosen and coverage_of([side], c.text).covered]
             best = max(written or (c for c in ranked if c not in chosen), default=None,

@@ -10,6 +10,9 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from rag.engines.offline.wordforms import _korean_tokens
+from rag.textutil import STOP_WORDS_EN
+
 # ---- units: class → words (language) ---------------------------------------------------------------------------------
 # Korean / Chinese counters follow the number directly; English unit words follow it after a space (or a hyphen when
 # they qualify a noun: "a four-hour course").
@@ -211,12 +214,8 @@ class Value:
 def counted_word(word: str) -> str:
     """The word a "how many" counts, as a sentence writes it after the number ("니트를" → "니트", "nits should" →
     "nits"); "" for an English function word ("how many are …") or a lone letter."""
-    from rag.textutil import STOP_WORDS_EN
-
     w = word.split()[0] if word.strip() else ""
     if re.match(r"[가-힣]", w):  # without its particle or copula ("니트를", "럭스예요"): kiwipiepy's first noun
-        from rag.engines.offline.wordforms import _korean_tokens
-
         tokens = _korean_tokens(w)
         w = tokens[0].form if tokens and tokens[0].tag.startswith(("NN", "XR")) else ""
     return "" if not w or w in STOP_WORDS_EN or (w.isascii() and len(w) < 2) else w
