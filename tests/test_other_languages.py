@@ -1,4 +1,5 @@
-"""Issue 8: the agent's search of the other languages.
+"""Issue 8: the agent's search of the other languages (and the vector tool's search of one language only, which the
+agent uses for the question's own: tests/test_own_language_search.py).
 
 A mixed search ranks documents in the question's own language above the right one in another language (the
 multilingual embedder scores same-language text higher, BM25 matches the question's own words only). When a vector
@@ -113,6 +114,16 @@ def test_search_of_the_other_languages_returns_only_them(tool):
         assert meta["dense_similarity"] > 0
     rest = tool.run(QUESTION, 2, exclude_language="en", exclude_ids=[other[0].id])
     assert other[0].id not in {d.id for d in rest} and all(dominant_language(d.text) == "ko" for d in rest)
+
+
+def test_search_of_the_own_language_returns_only_it(tool):
+    own = tool.run(QUESTION, 2, only_language="ko")
+    assert own and all(dominant_language(d.text) == "ko" for d in own)
+    assert own[0].source == "swimming_pool_ko.md"
+    # every channel votes within the language (dense and BM25 ranks are kept, unlike the other-language search)
+    assert own[0].metadata["dense_rank"] == 1
+    rest = tool.run(QUESTION, 2, only_language="ko", exclude_ids=[own[0].id])
+    assert rest and own[0].id not in {d.id for d in rest} and all(dominant_language(d.text) == "ko" for d in rest)
 
 
 def _hop(number, quality, scope="", elsewhere=(), meaning_only=False, strategy="vector", query="q", typed=()):

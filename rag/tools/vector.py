@@ -505,10 +505,12 @@ class VectorTool:
             raise ToolUnavailable(f"vector store failed: {type(exc).__name__}: {exc}") from exc
 
     def run(self, query: str, top_k: int, *, exclude_language: str | None = None,
-            exclude_ids: Any = (), by_parts: bool = True) -> list[Retrieved]:
+            exclude_ids: Any = (), by_parts: bool = True, only_language: str | None = None) -> list[Retrieved]:
         """The ``top_k`` best chunks for ``query``. With ``exclude_language`` (the agent's search of the other
         languages): only chunks written mostly in another language, ranked by the two channels that are fair across
-        languages (sentence and name), none of ``exclude_ids``. ``by_parts``: a question that asks several things
+        languages (sentence and name), none of ``exclude_ids``. With ``only_language`` (the agent's search of the
+        question's own language): only chunks written mostly in it, none of ``exclude_ids``, ranked by every channel
+        (within one language dense cosines and BM25 are fair). ``by_parts``: a question that asks several things
         gets a sentence ranking per part (``_asked_parts``); the graph tool's searches turn it off (the parts of a
         chain question are its hops, "哪个团队开发的？团队负责人是谁？", and each would pull chunks about any team)."""
         try:
@@ -526,7 +528,26 @@ class VectorTool:
             # a chunk of an uncommitted document (an ingest in progress, or interrupted) is never returned
             index = self._bm25(revision)
             keys = self._telling(query_keys(query))
-            if exclude_language is None:
+            if only_language is not None:  # every ranking read whole, then only that language's chunks
+                skip = set(exclude_ids)
+
+                def mine(chunk: Chunk) -> bool:
+                    return chunk.chunk_id not in skip and self._chunk_language(chunk) == only_language
+
+                every = len(index.chunks)
+
+                def sentences(vector: Any) -> list[tuple[Chunk, float, str]]:
+                    ranking = self._sentence_channel(vector, committed, index, every, revision, own=own)
+                    return [row for row in ranking if mine(row[0])][:n]
+
+                dense = [(c, sim) for c, sim in store.dense_query(query_vector, every)
+                         if c.doc_id in committed and mine(c)][:n]
+                sparse = [row for row in index.search(query, every) if mine(row[0])][:n]
+                sentence = sentences(query_vector)
+                parts = [sentences(self._embed_query(p)) for p in (_asked_parts(query) if by_parts else [])]
+                names = ([row for row in self._names.search_tokens(keys, every) if mine(row[0])][:NAME_CANDIDATES]
+                         if keys and self._names is not None else [])
+            elif exclude_language is None:
                 dense = [(c, sim) for c, sim in store.dense_query(query_vector, n) if c.doc_id in committed]
                 sparse = index.search(query, n)
                 sentence = self._sentence_channel(query_vector, committed, index, n, revision, own=own)

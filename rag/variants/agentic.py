@@ -5,7 +5,8 @@ START → classify ─direct→ direct_generate → END
             └─vector|graph|web→ retrieve_<s> → grade_documents → evaluate_context
 evaluate_context ─quality ≥ threshold→ generate → END
                  ├─vector fell short, other languages in the KB (once)→ rewrite_query → retrieve_vector
-                 │     (the same question, only the documents in another language: ``other_languages_to_search``)
+                 │     (the same question, only the documents in another language: ``other_languages_to_search``;
+                 │      only those in the question's, when the mixed search returned none of it: ``language_scope``)
                  ├─budget left, untried strategy (vector→graph→web)→ re_route → retrieve_<next>
                  ├─budget left, all tried→ rewrite_query → retrieve_<same>
                  └─budget exhausted or repetition→ partial_answer → END
@@ -34,6 +35,7 @@ from rag.types import RETRIEVAL_ORDER, Answer, DecisionEngine, Grade, Retrieved,
 from rag.variants.base import (
     JACCARD_REPEAT,
     OTHER_LANGUAGES,
+    OWN_LANGUAGE,
     Hop,
     KnowledgeBaseLike,
     OnStep,
@@ -105,8 +107,9 @@ class AgentState(TypedDict, total=False):
     route: str  # the first strategy classify chose
     strategy: str  # strategy of the current (or next) retrieval
     query: str  # query of the current (or next) retrieval
-    scope: str  # "" every document | OTHER_LANGUAGES: the next vector search looks only at other languages
+    scope: str  # "" every document | OTHER_LANGUAGES / OWN_LANGUAGE: the next vector search looks only at those
     elsewhere: list[str]  # languages the knowledge base also holds, besides the question's (vector attempts)
+    own_unfound: bool  # the vector attempt returned no document in the question's language, which the base holds
     attempt: int  # retrieval attempts started: the loop bound counts this
     tried: Annotated[list[str], operator.add]
     docs: list[Retrieved]  # current attempt
@@ -182,6 +185,10 @@ def decide_next(hops: list[Hop], threshold: float, max_attempts: int,
                 f"{below}; {len(hops)} of {max_attempts} attempts used: answer with what was found",
                 "budget_exhausted")
     other = other_languages_to_search(hops)
+    if other and current.own_unfound:
+        return ("rewrite_query", "vector",
+                f"{below}; none of the documents found is written in the question's language, which the knowledge "
+                "base also holds and the search over every language ranked low: search only those", "")
     if other:
         return ("rewrite_query", "vector",
                 f"{below}; the knowledge base also holds documents in {', '.join(other)}, which a search in the "
@@ -209,7 +216,7 @@ def other_languages_to_search(hops: list[Hop]) -> tuple[str, ...]:
     current = hops[-1]
     if current.strategy != "vector" or current.status != "ok" or current.scope or not current.elsewhere:
         return ()
-    if any(h.scope == OTHER_LANGUAGES for h in hops):
+    if any(h.scope in (OTHER_LANGUAGES, OWN_LANGUAGE) for h in hops):  # one search by language per run
         return ()
     return tuple(current.elsewhere)
 
@@ -267,18 +274,27 @@ def classify(state: AgentState, runtime: Ctx) -> dict:
     return {"route": strategy, "strategy": strategy, "query": question, "steps": [step]}
 
 
-def _knowledge_base_languages(tools: dict[str, Any], question: str) -> list[str]:
-    """The languages of the knowledge base's documents other than the question's (the vector tool's
-    ``languages``; none when the tool cannot say)."""
+def language_scope(hops: list[Hop]) -> str:
+    """The scope of the search by language that follows the last hop (when ``decide_next`` rewrites for one):
+    OWN_LANGUAGE when that search over every document returned none written in the question's language although
+    the knowledge base holds some (``Hop.own_unfound``: the sentence channel centres each language on its own
+    sentences, and the few sentences of a language the knowledge base holds little of, all on one topic, are
+    compressed, so a Chinese question's notice lost to Korean and English pages), else OTHER_LANGUAGES; "" when no
+    search by language comes next (``other_languages_to_search``: once per run)."""
+    if not other_languages_to_search(hops):
+        return ""
+    return OWN_LANGUAGE if hops[-1].own_unfound else OTHER_LANGUAGES
+
+
+def _knowledge_base_counts(tools: dict[str, Any]) -> dict[str, int]:
+    """Chunks per language in the knowledge base (the vector tool's ``languages``; none when it cannot say)."""
     languages = getattr(tools.get("vector"), "languages", None)
     if languages is None:
-        return []
+        return {}
     try:
-        counts = languages()
+        return dict(languages())
     except Exception:  # the retrieval itself reports a broken store; this only steers the next attempt
-        return []
-    own = dominant_language(question)
-    return sorted(lang for lang, n in counts.items() if n and lang != own)
+        return {}
 
 
 def _make_retrieve(strategy: str, node: str) -> Callable[[AgentState, Ctx], dict]:
@@ -288,18 +304,23 @@ def _make_retrieve(strategy: str, node: str) -> Callable[[AgentState, Ctx], dict
         inputs: dict[str, Any] = {"query": query, "strategy": strategy, "top_k": top_k}
         options: dict[str, Any] = {}
         scope = (state.get("scope") or "") if strategy == "vector" else ""
-        if scope == OTHER_LANGUAGES:
-            own = dominant_language(state["question"])
+        own = dominant_language(state["question"])
+        if scope in (OTHER_LANGUAGES, OWN_LANGUAGE):
             seen = [d.id for h in state.get("hops") or [] if h.strategy == "vector" for d in h.docs]
-            options = {"exclude_language": own, "exclude_ids": seen}
-            inputs.update(scope=f"documents not written in {own}", exclude_language=own, excluded_ids=len(seen))
+            if scope == OTHER_LANGUAGES:
+                options = {"exclude_language": own, "exclude_ids": seen}
+                inputs.update(scope=f"documents not written in {own}", exclude_language=own, excluded_ids=len(seen))
+            else:
+                options = {"only_language": own, "exclude_ids": seen}
+                inputs.update(scope=f"documents written in {own}", only_language=own, excluded_ids=len(seen))
         outcome, step = retrieval_step(node, runtime.context.tools, strategy, query, top_k, index=index_of(state),
                                        attempt=attempt, inputs=inputs, options=options)
-        elsewhere = (_knowledge_base_languages(runtime.context.tools, state["question"])
-                     if strategy == "vector" and not scope else [])
+        counts = _knowledge_base_counts(runtime.context.tools) if strategy == "vector" and not scope else {}
+        elsewhere = sorted(lang for lang, n in counts.items() if n and lang != own)
+        own_unfound = bool(counts.get(own)) and not any(dominant_language(d.text) == own for d in outcome.docs)
         return {"attempt": attempt, "strategy": strategy, "tried": [strategy], "docs": outcome.docs, "grades": [],
                 "retrieval_ok": outcome.ok, "retrieval_note": outcome.note, "scope": scope, "elsewhere": elsewhere,
-                "steps": [step]}
+                "own_unfound": own_unfound, "steps": [step]}
 
     retrieve.__name__ = node
     retrieve.__doc__ = f"One retrieval attempt with the {strategy} tool; unavailable is a failed attempt."
@@ -374,6 +395,7 @@ def evaluate_context(state: AgentState, runtime: Ctx) -> dict:
         hop = Hop(number=attempt, strategy=strategy, query=state["query"], docs=list(docs), grades=list(grades),
                   quality=quality, status="ok" if retrieval_ok else "failed", note="" if retrieval_ok else why,
                   scope=state.get("scope") or "", elsewhere=tuple(state.get("elsewhere") or ()),
+                  own_unfound=bool(state.get("own_unfound")),
                   meaning_only=(state.get("scope") == OTHER_LANGUAGES
                                 and not getattr(runtime.context.engine, "checks_other_languages", False)),
                   typed=typed)
@@ -389,7 +411,7 @@ def evaluate_context(state: AgentState, runtime: Ctx) -> dict:
                              "attempts_used": attempt, "next_action": action, "next_strategy": next_strategy,
                              "stop_reason": stop_reason or None},
                      decision=action, reason=reason, model_calls=calls)
-    scope = OTHER_LANGUAGES if action == "rewrite_query" and other_languages_to_search(hops) else ""
+    scope = language_scope(hops) if action == "rewrite_query" else ""
     return {"quality": quality, "hops": [hop], "attempts": [hop.to_attempt(settings.threshold)],
             "next_action": action, "next_strategy": next_strategy, "action_reason": reason,
             "stop_reason": stop_reason, "scope": scope, "steps": [step]}
@@ -410,14 +432,16 @@ def rewrite_query(state: AgentState, runtime: Ctx) -> dict:
     """Ask the engine for a better query; the next retrieval uses it on the strategy evaluate_context chose."""
     question, query = state["question"], state["query"]
     target = state["next_strategy"]
-    if state.get("scope") == OTHER_LANGUAGES:  # the same question, asked of the documents in other languages
+    scope = state.get("scope")
+    if scope in (OTHER_LANGUAGES, OWN_LANGUAGE):  # the same question, asked of the documents in other / its language
         with StepTimer() as timer:
             own = dominant_language(question)
+        other = scope == OTHER_LANGUAGES
         step = make_step(REWRITE_QUERY, timer, index=index_of(state), attempt=int(state["attempt"]),
                          inputs={"question": question, "query": query, "strategy": target},
-                         output={"query": query, "strategy": target, "scope": OTHER_LANGUAGES,
-                                 "exclude_language": own},
-                         decision=f"same query, documents not written in {own}",
+                         output={"query": query, "strategy": target, "scope": scope,
+                                 ("exclude_language" if other else "only_language"): own},
+                         decision=f"same query, documents {'not ' if other else ''}written in {own}",
                          reason=state.get("action_reason", ""))
         return {"query": query, "strategy": target, "steps": [step]}
     with StepTimer() as timer:

@@ -274,8 +274,10 @@ class Hop:
     quality: float = 0.0
     status: str = "ok"  # ok | failed | repeated
     note: str = ""
-    scope: str = ""  # "" every document | OTHER_LANGUAGES: only documents in another language than the question
+    scope: str = ""  # "" every document | OTHER_LANGUAGES / OWN_LANGUAGE: only documents in another / its language
     elsewhere: tuple[str, ...] = ()  # languages the knowledge base also holds that this hop's search ranked unfairly
+    # a search over every document that returned none in the question's language, which the knowledge base holds
+    own_unfound: bool = False
     meaning_only: bool = False  # judged by meaning alone (other languages, an engine that cannot check them there)
     # correct documents whose sentence matching by meaning states the asked kind of value, best first
     typed: tuple[Typed, ...] = ()
@@ -382,6 +384,7 @@ def with_context_neighbours(docs: list[Retrieved], grades: list[Grade], tools: d
 
 
 OTHER_LANGUAGES = "other_languages"  # Hop.scope of a search restricted to documents in other languages
+OWN_LANGUAGE = "own_language"  # Hop.scope of a search restricted to documents in the question's language
 JACCARD_REPEAT = 0.8  # retrieved ids this close to the previous hop's: the same place dug again
 
 
