@@ -528,26 +528,7 @@ class VectorTool:
             # a chunk of an uncommitted document (an ingest in progress, or interrupted) is never returned
             index = self._bm25(revision)
             keys = self._telling(query_keys(query))
-            if only_language is not None:  # every ranking read whole, then only that language's chunks
-                skip = set(exclude_ids)
-
-                def mine(chunk: Chunk) -> bool:
-                    return chunk.chunk_id not in skip and self._chunk_language(chunk) == only_language
-
-                every = len(index.chunks)
-
-                def sentences(vector: Any) -> list[tuple[Chunk, float, str]]:
-                    ranking = self._sentence_channel(vector, committed, index, every, revision, own=own)
-                    return [row for row in ranking if mine(row[0])][:n]
-
-                dense = [(c, sim) for c, sim in store.dense_query(query_vector, every)
-                         if c.doc_id in committed and mine(c)][:n]
-                sparse = [row for row in index.search(query, every) if mine(row[0])][:n]
-                sentence = sentences(query_vector)
-                parts = [sentences(self._embed_query(p)) for p in (_asked_parts(query) if by_parts else [])]
-                names = ([row for row in self._names.search_tokens(keys, every) if mine(row[0])][:NAME_CANDIDATES]
-                         if keys and self._names is not None else [])
-            elif exclude_language is None:
+            if exclude_language is None and only_language is None:
                 dense = [(c, sim) for c, sim in store.dense_query(query_vector, n) if c.doc_id in committed]
                 sparse = index.search(query, n)
                 sentence = self._sentence_channel(query_vector, committed, index, n, revision, own=own)
@@ -555,19 +536,32 @@ class VectorTool:
                          for p in (_asked_parts(query) if by_parts else [])]
                 names = (self._names.search_tokens(keys, NAME_CANDIDATES) if keys and self._names is not None
                          else [])
-            else:  # only the two channels fair across languages: dense cosines favour the question's language
-                # and BM25 matches words of its script; both rankings are read whole, then filtered
+            else:  # a search by language: every ranking is read whole, then filtered
                 skip = set(exclude_ids)
 
                 def keep(chunk: Chunk) -> bool:
-                    return chunk.chunk_id not in skip and self._chunk_language(chunk) != exclude_language
+                    if chunk.chunk_id in skip:
+                        return False
+                    lang = self._chunk_language(chunk)
+                    return lang == only_language if only_language is not None else lang != exclude_language
 
                 every = len(index.chunks)
-                dense, sparse, parts = [], [], []
-                sentence = [row for row in self._sentence_channel(query_vector, committed, index, every, revision,
-                                                                  own=own) if keep(row[0])][:n]
+
+                def sentences(vector: Any) -> list[tuple[Chunk, float, str]]:
+                    ranking = self._sentence_channel(vector, committed, index, every, revision, own=own)
+                    return [row for row in ranking if keep(row[0])][:n]
+
+                sentence = sentences(query_vector)
                 names = ([row for row in self._names.search_tokens(keys, every) if keep(row[0])][:NAME_CANDIDATES]
                          if keys and self._names is not None else [])
+                if only_language is not None:  # within one language dense cosines and BM25 are fair too
+                    dense = [(c, sim) for c, sim in store.dense_query(query_vector, every)
+                             if c.doc_id in committed and keep(c)][:n]
+                    sparse = [row for row in index.search(query, every) if keep(row[0])][:n]
+                    parts = [sentences(self._embed_query(p)) for p in (_asked_parts(query) if by_parts else [])]
+                else:  # only the two channels fair across languages: dense cosines favour the question's language
+                    # and BM25 matches words of its script
+                    dense, sparse, parts = [], [], []
         except RagError as exc:
             raise ToolUnavailable(str(exc)) from exc
         except Exception as exc:
