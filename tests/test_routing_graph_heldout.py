@@ -106,6 +106,8 @@ KNOWN = ["HOW", "Museum", "Beacon", "Omar Reyes", "Lakeside Observatory", "StarM
     ("How do I sign up to lead tours at the museum?", "vector"),  # "HOW", "Museum" are heading words here
     ("What is the maximum vehicle weight for Beacon lanes?", "vector"),
     ("Which company installed the Beacon hardware?", "vector"),  # asks for a company through no stored relation
+    # whose product a thing is: the maker relation of a chain (rules.MAKER_CUES), alone read in the passage
+    ("Beacon 스캐너는 어느 회사 제품이에요?", "vector"),
     ("Which team owns Beacon?", "graph"),
     ("Where did Omar Reyes work before joining Lakeside Observatory?", "vector"),
     ("Who leads the team that built Beacon?", "graph"),

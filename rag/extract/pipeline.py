@@ -16,11 +16,31 @@ from rag.extract.relations_zh import _chinese_relations
 from rag.extract.tables import table_relations
 from rag.extract.topic import _KO_TITLE_TOPIC_RE, _PRONOUN_SUBJECT_RE, TOPIC_SPAN, _zero_subject, group_reference
 from rag.graphstore.base import entity_key
-from rag.textutil import split_sentences
+from rag.textutil import STOP_WORDS_EN, split_sentences
 from rag.types import Entity, Extraction, Relation
 
 
 _PARENTHESISED = re.compile(r"[(（][^()（）]*[)）]")
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
+
+
+def short_names(text: str, per_sentence: list[tuple[str, list[Mention]]]) -> dict[str, str]:
+    """{short name: full name}: the first word of a Latin name of two words or more ("Yunseul" of "Yunseul
+    Metrology") stands for that name where the chunk writes it on its own — English names a company or a system in full
+    once and by its first word after that. Only a word that is no common word (never written in lower case in the
+    chunk, not an English stop word) and begins one such name of the chunk."""
+    starts: dict[str, set[str]] = {}
+    for _, mentions in per_sentence:
+        for m in mentions:
+            words = m.name.split()
+            if len(words) >= 2 and _LATIN_WORD.fullmatch(words[0]) and words[0][0].isupper() and len(words[0]) >= 3:
+                starts.setdefault(words[0], set()).add(m.name)
+    lower = {w for w in _LATIN_WORD.findall(text) if w.islower()}
+    return {w: next(iter(names)) for w, names in starts.items()
+            if len(names) == 1 and w.lower() not in lower and w.lower() not in STOP_WORDS_EN
+            and re.search(rf"\b{re.escape(w)}\b(?!\s+{re.escape(next(iter(names)).split()[1])})", text)}
 
 
 def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Extraction:
@@ -39,6 +59,11 @@ def extract(text: str, doc_id: str, chunk_id: str, source_file: str = "") -> Ext
     per_sentence = [(sentence, find_mentions(sentence, known_names, known_korean) if known_korean else first)
                     for sentence, first in zip(sentences, first_pass)]
     canonical = _canonical_names(per_sentence)
+    short = short_names(text, per_sentence)
+    if short:  # "Yunseul Metrology (윤슬계측) … . Yunseul is a sensor maker based in Gumi.": the short name is the same
+        per_sentence = [(sentence, find_mentions(sentence, known_names | frozenset(short), known_korean))
+                        for sentence, _ in per_sentence]
+        canonical = {**canonical, **{entity_key(k): canonical.get(entity_key(v), v) for k, v in short.items()}}
     for sentence, raw in per_sentence:
         for a, b, _ in _alias_pairs(sentence, raw):
             for alias in (a, b):

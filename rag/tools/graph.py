@@ -33,7 +33,7 @@ from typing import Any
 
 from rag.config import Settings
 from rag.engines.offline.parts import asked_parts
-from rag.engines.offline.rules import DATA_FLOW_CUES, TEAM_MEMBER_CUES, ZH_HEAD_OF, ZH_HEAD_TITLE_END
+from rag.engines.offline.rules import DATA_FLOW_CUES, MAKER_CUES, TEAM_MEMBER_CUES, ZH_HEAD_OF, ZH_HEAD_TITLE_END
 from rag.graphstore import entity_key, relation_id
 from rag.textutil import _HAN_RE, dominant_language, key_terms, tokenize
 from rag.extract import ALIAS_PREDICATE
@@ -62,7 +62,7 @@ PREDICATE_CUES: dict[str, tuple[str, ...]] = {
     "located_in": ("어디", "어느 도시", "도시", "위치", "본사", "에 있", "where", "located", "headquarter", "city",
                    "based in", "哪里", "位于", "总部", "城市"),
     "developed_by": ("개발", "만든", "만들", "제작", "제안", "고안", "developed", "created", "built", "made",
-                     "proposed", "invented", "designed", "开发", "研发", "制造", "提出"),
+                     "proposed", "invented", "designed", "开发", "研发", "制造", "提出") + MAKER_CUES,
     "founded_by": ("설립", "창업", "창립", "founded", "founder", "established", "创立", "创办", "创始"),
     "leads": ("팀장", "이끄", "이끈", "리더", "책임자", "대표", "lead", "leads", "head", "manager", "manages", "负责人",
               "领导", "带领", "主管") + tuple(sorted(_ZH_HEAD_CUES)),

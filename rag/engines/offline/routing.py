@@ -8,7 +8,7 @@ from rag.engines.offline.arithmetic import extract_expression, list_aggregate, u
 from rag.engines.offline.relations import asked_relations
 from rag.engines.offline.rules import (ARITHMETIC_PATTERNS, ASKING, BARE_INTERROGATIVES, CHAIN_PATTERN, CODE_PATTERNS,
                                        GENERAL_ATTRIBUTE, GENERAL_KNOWLEDGE, HOW_CONNECTED, PERIOD_MARKERS, PRESENT_MARKERS,
-                                       RELATION_MARKERS, RELATIVE_HOP_PATTERN, SLASHED_YEAR,
+                                       MAKER_CUES, RELATION_MARKERS, RELATIVE_HOP_PATTERN, SLASHED_YEAR,
                                        SMALL_TALK, TRANSLATION_MARKERS, VALUE_QUESTION, WHICH_ORG_MARKERS)
 from rag.engines.offline.parts import asking_clause
 from rag.engines.offline.semantics import question_intents
@@ -202,9 +202,10 @@ class Router:
 
     @staticmethod
     def _asked_slots(question: str) -> set[str]:
-        """The relations the graph stores that the question asks about, a bare "where" / "어디" not counted."""
+        """The relations the graph stores that the question asks about, a bare "where" / "어디" not counted, nor whose
+        product a thing is (rules.MAKER_CUES: "어느 회사 제품이에요?" is read in the passage that names the maker)."""
         q = question.lower()
-        for word in BARE_INTERROGATIVES:
+        for word in BARE_INTERROGATIVES + MAKER_CUES:
             q = q.replace(word, " ")
         return asked_relations(q)
 

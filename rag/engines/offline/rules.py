@@ -22,8 +22,7 @@ PERIOD_MARKERS: dict[str, str] = {
     "today": "day", "tonight": "day", "yesterday": "day", "this week": "week", "this month": "month",
     "this year": "year", "오늘": "day", "어제": "day", "이번 주": "week", "이번주": "week", "이번 달": "month",
     "이번달": "month", "올해": "year", "금년": "year", "今天": "day", "昨天": "day", "本周": "week", "这周": "week",
-    "本月": "month", "今年": "year",
-}
+    "本月": "month", "今年": "year"}
 
 # language + sample_docs questions: words that ask for fresh information
 TEMPORAL_MARKERS = (
@@ -32,8 +31,7 @@ TEMPORAL_MARKERS = (
     "this week", "current", "currently", "nowadays", "right now", "news", "up to date", "up-to-date",
     "breaking", "trending",
     # Korean
-    "최신", "최근", "오늘", "어제", "올해", "금년", "현재", "요즘", "이번 주", "이번주", "이번 달", "이번달",
-    "지금", "뉴스", "실시간",
+    "최신", "최근", "오늘", "어제", "올해", "금년", "현재", "요즘", "이번 주", "이번주", "이번 달", "이번달", "지금", "뉴스", "실시간",
     # Chinese
     "最新", "最近", "今天", "昨天", "今年", "本周", "这周", "本月", "目前", "现在", "当前", "新闻", "近期",
 )
@@ -113,6 +111,8 @@ GENERAL_ATTRIBUTE = re.compile(r"수도(?=(?:는|가|이)?\s*(?:어디|뭐|무�
                                r"chemical (?:formula|symbol)|化学式|分子式|元素符号", re.I)
 # language: bare question words; they alone do not ask for a graph relation ("Where did X work …" is a lookup)
 BARE_INTERROGATIVES = ("어디", "where", "哪里")
+# language: whose product a thing is ("어느 회사 제품", "who makes"): the maker relation in a chain, alone no graph route
+MAKER_CUES = ("회사 제품", "업체 제품", "납품", "makes", "maker", "supplied", "supplier", "公司的产品", "供货", "供应商")
 # language: "which team / company" phrases; they ask for a graph relation only together with a relation the graph
 # stores (RELATION_SLOTS: "which team owns", "어느 팀 소속"), not with any verb ("which company installed …")
 WHICH_ORG_MARKERS = frozenset({"어느 조직", "어느 팀", "어떤 팀", "무슨 팀", "어느 회사", "which organization",
@@ -175,7 +175,7 @@ RELATION_SLOTS: tuple[tuple[str, str], ...] = (
     ("belongs_to", r"소속|대학|출신|교수|구성원|member|belong|works? (?:at|for)|universit|affiliat|professor|属于|大学|"
                    + "|".join(rf"\b{re.escape(c)}s?\b" if c.isascii() else re.escape(c) for c in TEAM_MEMBER_CUES)),
     ("developed_by", r"개발|만든|만들|제작|제안|발표|공개|developed|built|created|made|designed|proposed|invented|"
-                     r"开发|研发|制造|提出|建立|建造|打造|制作|创建"),
+                     r"开发|研发|制造|提出|建立|建造|打造|制作|创建|" + "|".join(MAKER_CUES)),
     ("founded_by", r"설립|창업|창립|founded|founder|创立|创始"),
     ("owns", r"담당|맡|운영|소유|owns?|responsible|maintain|runs?|operat|负责(?!人)"),  # 负责人 is the person in charge (leads)
     ("uses", r"사용|쓰는|쓰인|쓰이|활용|이용|탑재|uses?|using|used|使用|采用|用于|"
