@@ -94,3 +94,37 @@ def test_the_graph_reaches_the_city_of_the_maker_of_a_described_thing(cinema_kb,
     assert any(s in makers and p == "located_in" and t == entity_key("Yeosu") for s, p, t in facts), facts
     assert any(p == "developed_by" and t in makers for s, p, t in facts), facts
     assert "Yeosu" in run.answer, run.answer
+
+
+PACKING = (
+    "# Packing house systems\n\n"
+    "## Sorting line\n\n"
+    "The sorting line runs from October to February. The cameras on the sorting line were supplied and installed by "
+    "Pelican Vision, a machine-vision company based in Mokpo. Pelican Vision maintains the camera hardware only.\n\n"
+    "## Cold store\n\n"
+    "Frostkeep was built by the Logistics Team in 2022. It logs the cold-store temperature every five minutes.\n")
+
+
+@pytest.fixture(scope="module")
+def packing_kb(tmp_path_factory):
+    from tests.support.kb import build_kb
+
+    kb = build_kb(tmp_path_factory.mktemp("supplier-sentence"), {"systems_overview.md": PACKING,
+                                                                 "company_overview.md": OVERVIEW})
+    yield kb
+    kb.close()
+
+
+def test_a_described_thing_whose_sentence_names_its_maker(packing_kb):
+    # "The cameras … were supplied … by Pelican Vision, …": no name gives the graph the cameras, so no fact says who
+    # made them; the sentence that describes them states it, and the graph goes on from the name it gives
+    engine = OfflineEngine(packing_kb.settings, clock=lambda: date(2026, 12, 1))
+    run = run_question("선별 라인 카메라를 납품한 회사는 어디고, 그 회사 본사는 어느 도시에 있어?", packing_kb, engine,
+                       packing_kb.settings)
+    assert run.error is None and run.route == "graph", run.answer
+    retrieved = next(s for s in run.steps if s.node == "retrieve_graph")
+    described = [d for d in retrieved.documents if (d.metadata or {}).get("described_entity")]
+    assert described and described[0].metadata["described_entity"] == "Pelican Vision", retrieved.documents
+    facts = [tuple(d.metadata["triple"]) for d in retrieved.documents if (d.metadata or {}).get("triple")]
+    assert ("Pelican Vision", "located_in", "Mokpo") in facts, facts
+    assert "Pelican Vision" in run.answer and "Mokpo" in run.answer, run.answer

@@ -103,6 +103,11 @@ def _cue_hits(q: str) -> list[tuple[str, int, int]]:
                                        for o in hits)]
 
 
+def _states_relation(sentence: str, predicate: str) -> bool:
+    """Does the sentence hold a cue of the relation (``PREDICATE_CUES``: "supplied", "made", "개발")?"""
+    return any(pred == predicate for pred, _, _ in _cue_hits(sentence.casefold()))
+
+
 def asked_predicates(question: str) -> set[str]:
     return {pred for pred, _, _ in _cue_hits(question.casefold())}
 
@@ -548,6 +553,16 @@ class GraphTool:
                                   for c in [chain_facts(facts, {entity_key(canonical.get(entity_key(e), e))},
                                                         order[k:])] if len(c) == len(order) - k),
                                  ("", []))
+            if not anchor and len(order) == 2:
+                # "The cameras … were supplied and installed by Oreum Vision, …": the sentence that describes the
+                # thing states the first relation itself (its cue, of an entity no name gives the graph): the chain
+                # goes on from the name it gives
+                end = 1 if order[1] in BACKWARD_PREDICATES else 0  # "who leads it": the anchor is the fact's target
+                anchor, chain = next(((e, [f]) for e in by_description
+                                      if any(_states_relation(d[1], order[0]) for d in by_description[e])
+                                      for f in facts if f[2].predicate == order[1]
+                                      and entity_key((f[2].source, f[2].target)[end])
+                                      == entity_key(canonical.get(entity_key(e), e))), ("", []))
             chain = chain[:top_k]
             if anchor:
                 shown = canonical.get(entity_key(anchor), anchor)
