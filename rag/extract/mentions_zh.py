@@ -18,7 +18,8 @@ _ZH_ORG_SUFFIXES = ("团队", "小组", "委员会", "基金会", "研究所", "
 _ZH_GENERIC = frozenset("图书馆 博物馆 委员会 研究所 研究院 办公室 公司 中心 大学 学院 银行 医院 协会 团队 小组 "
                         "代表团 参观团 旅行团 工作组 这个组".split())
 _ZH_TITLES = ("负责人", "主任", "经理", "组长", "部长", "队长", "船长", "馆长", "院长", "主管", "总监",
-              "教授", "博士", "团长", "所长", "科长", "处长", "局长", "工程师", "研究员", "董事长", "总经理", "理事长")
+              "教授", "博士", "团长", "所长", "科长", "处长", "局长", "工程师", "研究员", "董事长", "总经理", "理事长",
+              "总裁")
 # common one-character family names of Chinese and of Korean names written in Han characters
 _ZH_SURNAMES = set("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕"
                    "丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严"
@@ -38,6 +39,17 @@ _ZH_PLACE_ENDINGS = ("台", "站", "厅", "园", "楼", "市", "省", "县", "�
 _ZH_COUNTRIES = ("韩国", "中国", "日本", "美国", "英国", "法国", "德国", "越南", "泰国", "新加坡")
 _HAN = r"\u4e00-\u9fff"
 _ZH_ALIAS_RE = re.compile(rf"([{_HAN}]+)\s*[（(]\s*([A-Za-z][A-Za-z .'\-&]*?)\s*[)）]")
+
+
+# a contact or signature line: "<organisation>：<title> <person>" ("海岬：董事长 鲁振东；采购总监 邵一鸣"), or a byline
+# "<role>：<organisation> <title> <person>" ("整理：雾江精酿 中国市场经理 唐可欣", "整理：Studio Neoul 中国事业经理 刘晨")
+_TITLE_ALT = "|".join(_ZH_TITLES)
+_ORG_OR_LATIN = rf"[{_HAN}]{{2,12}}|[A-Za-z][\w.&'-]*(?: [A-Za-z][\w.&'-]*){{0,3}}"
+_PERSON_AFTER_TITLE = rf"[{_HAN}]{{0,6}}?(?:{_TITLE_ALT})[ \u3000]?[{_HAN}]{{2,3}}"
+_CONTACT_HEAD = re.compile(rf"^\s*(?P<org>{_ORG_OR_LATIN})\s*[：:]\s*{_PERSON_AFTER_TITLE}")
+_ROLE_ENDINGS = ("人", "方")  # "负责人：总经理 …", "甲方：董事长 …": a role, not the organisation
+_CONTACT_PERSON = re.compile(rf"(?:{_TITLE_ALT})[ \u3000]([{_HAN}]{{2,3}})(?=$|[；;（(\s｜|，,。])")
+_BYLINE = re.compile(rf"^\s*[{_HAN}]{{2,4}}\s*[：:]\s*(?P<org>{_ORG_OR_LATIN})[ \u3000]+{_PERSON_AFTER_TITLE}")
 
 
 def _zh_back(sentence: str, end: int, min_start: int = 0) -> int:
@@ -105,8 +117,14 @@ def _chinese_mentions(sentence: str) -> list[Mention]:
                 continue
         if m.start() - start >= 1 and m.end() - start <= 6:
             found.append(Mention(start, m.end(), sentence[start:m.end()], "place"))
-    for title in _ZH_TITLES:  # "主任何雨桐", "负责人金素妍"
-        for m in re.finditer(re.escape(title) + rf"([{_HAN}]{{2,3}})", sentence):
+    contact = _CONTACT_HEAD.match(sentence) or _BYLINE.match(sentence)
+    if contact and not contact.group("org").endswith(_ROLE_ENDINGS):
+        # the organisation a contact line or a byline names ("海岬：董事长 鲁振东", "整理：雾江精酿 中国市场经理 唐可欣")
+        found.append(Mention(contact.start("org"), contact.end("org"), contact.group("org"), "org"))
+        for m in _CONTACT_PERSON.finditer(sentence):  # in such a line a title and a space come before each person
+            found.append(Mention(m.start(1), m.end(1), m.group(1), "person"))
+    for title in _ZH_TITLES:  # "主任何雨桐", "负责人金素妍", "董事长 鲁振东" (a contact line)
+        for m in re.finditer(re.escape(title) + rf"[ \u3000]?([{_HAN}]{{2,3}})", sentence):
             name = m.group(1)
             if name[0] not in _ZH_SURNAMES:
                 continue

@@ -11,6 +11,10 @@ from rag.graphstore.base import entity_key
 # Chinese relation frames (language): (regex between/around the two names, predicate, which side is the subject)
 _ZH_DEVELOP = r"(?:开发|研发|建立|建造|打造|制作|设计|推出|创建|搭建)"
 _ZH_MANAGE = r"(?:负责|领导|管理|带领|主管|运营|维护)"
+# the titles of a contact or signature line ("海岬：董事长 鲁振东；采购总监 邵一鸣", "整理：雾江精酿 中国市场经理 唐可欣"):
+# a head's title, and any title (a qualifier such as 采购 / 中国市场 may stand before it)
+_ZH_HEAD = r"(?:董事长|总经理|理事长|社长|总裁|负责人|法定代表人)"
+_ZH_TITLE = r"[\u4e00-\u9fff]{0,6}?(?:董事长|总经理|理事长|社长|总裁|负责人|法定代表人|经理|总监|主任|主管|部长|组长|代表)"
 
 
 def _chinese_relation(sentence: str, mentions: list[Mention]) -> tuple[Mention, str, Mention] | None:
@@ -31,7 +35,8 @@ def _chinese_relations(sentence: str, mentions: list[Mention]) -> list[tuple[Men
 def _chinese_frame(sentence: str, mentions: list[Mention], a: Mention, b: Mention) -> tuple[Mention, str, Mention] | None:
     """"A由B开发" (A developed_by B), "A由B负责" (B leads A when B is a person, else B owns A), "B开发的A",
     "A位于B", "A是B下属的…" / "A隶属于B" (part_of), "B负责人A" / "B的负责人是A" (A leads B), "B的A（person）"
-    (A belongs_to B), "A使用/采用B" (A uses B). Only names next to the frame's words count."""
+    (A belongs_to B), "A使用/采用B" (A uses B), a contact line "B：董事长 A；采购总监 C" (A leads B, C belongs_to B)
+    and a byline "整理：B 中国市场经理 A" (A belongs_to B). Only names next to the frame's words count."""
     def gap(a: Mention, b: Mention) -> str:
         return sentence[a.end:b.start]
 
@@ -65,6 +70,14 @@ def _chinese_frame(sentence: str, mentions: list[Mention], a: Mention, b: Mentio
     if re.fullmatch(r"\s*(?:的)?(?:负责人|主任|组长|部长|馆长|院长|团长|所长|队长|总经理|董事长|理事长)(?:是|为)?\s*",
                     between) and is_person(b):
         return b, "leads", a
+    if is_person(b) and re.fullmatch(rf"\s*[：:]\s*{_ZH_TITLE}\s*", between) and a is mentions[0]:
+        # "海岬：董事长 鲁振东": a contact line names the organisation, then each person with their title
+        return (b, "leads", a) if re.fullmatch(rf"\s*[：:]\s*{_ZH_HEAD}\s*", between) else (b, "belongs_to", a)
+    if is_person(b) and re.fullmatch(rf"\s*[；;]\s*{_ZH_TITLE}\s*", between) and mentions[0] is not a \
+            and re.match(r"\s*[：:]", sentence[mentions[0].end:]):
+        return b, "belongs_to", mentions[0]  # "…；采购总监 邵一鸣": the next person of the line's organisation
+    if is_person(b) and a.type != "person" and re.fullmatch(rf"\s+{_ZH_TITLE}\s+", between):
+        return b, "belongs_to", a  # "整理：雾江精酿 中国市场经理 唐可欣": a byline
     if is_person(b) and a.type == "org" and re.fullmatch(r"\s*的\s*", between):
         return b, "belongs_to", a  # "票务组的吴兰"
     if re.fullmatch(r"\s*(?:使用|采用|用|依靠|基于)了?\s*", between):
