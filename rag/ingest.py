@@ -234,6 +234,14 @@ def prepare(kb: "KnowledgeBase", doc_id: str, source: str, text: str, progress: 
                 entities.setdefault(entity_key(e.name), e)
             relations.extend(found.relations)
             progress(source, "entities", (i + 1) / len(chunks))
+        if kb.engine is None or getattr(kb.engine, "name", "") == "offline":
+            from rag.extract.leaders import page_leader_relations
+
+            # a people page's leaders lead the organisation its title names, in the first chunk only
+            for relation in page_leader_relations(chunks, entities, source):
+                relations.append(relation)
+                person = relation.source if relation.predicate == "leads" else relation.target
+                entities.setdefault(entity_key(person), Entity(name=person, type="person"))
     progress(source, "entities", 1.0)
     return Prepared(doc_id=doc_id, source=source, n_chars=len(text), chunks=chunks, vectors=vectors,
                     entities=list(entities.values()), relations=relations, parts=parts, sentences=sentence_rows)

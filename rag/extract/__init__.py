@@ -24,7 +24,10 @@ evidence is the sentence.
 
 Subjects the sentence does not name: "It" / "This system" / "이 시스템은" / "该系统" and a Korean sentence with no
 subject of its own ("1998년 A가 설립했으며", "관장은 B다") stand for the topic — the name that opened one of the last
-``TOPIC_SPAN`` sentences. Chinese frames: A由B开发 / 负责, B开发的A, A位于B, 是B下属的, B负责人A, B的A (a person).
+``TOPIC_SPAN`` sentences. Chinese frames: A由B开发 / 负责, B开发的A, A位于B, 是B下属的, B负责人A, B的A (a person), and a
+contact line "B：董事长 A；采购总监 C" or a byline "整理：B 中国市场经理 A" (the person after a title and a space, whatever the
+family name). A people page's leaders ("- **Name** — founder and CEO.") lead and found the organisation its title names
+(``leaders``, read over the whole document at ingest: the title is in the first chunk only).
 
 Modules, one concern each: ``mention`` (the Mention record, the Korean particle after a name), ``names`` (generic
 words, script, ``written_as_name``, ``romanized_stem``), ``kinds`` (entity types), ``kiwi`` (the Korean analyser,
@@ -32,7 +35,8 @@ one per process), ``mentions_en`` / ``mentions_ko`` / ``mentions_zh`` (finding n
 (``find_mentions``: all languages merged), ``patterns`` (relation triggers), ``relations_en`` / ``relations_ko`` /
 ``relations_zh`` (relation frames per language), ``relations`` (which language's rules, ``related_to``), ``topic``
 (unnamed subjects), ``aliases`` (alias pairs, canonical names), ``tables`` (relations a Markdown table's header
-states: "| Team | Lead |"), ``pipeline`` (``extract``: one chunk).
+states: "| Team | Lead |"), ``leaders`` (a people page's founders and chief executive), ``pipeline`` (``extract``: one
+chunk).
 """
 from __future__ import annotations
 
