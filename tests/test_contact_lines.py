@@ -12,6 +12,7 @@ import pytest
 
 from rag.extract import extract
 from rag.graphstore.base import entity_key
+from tests.support.relations import extracted_triples
 
 SUMMARY = (
     "“茗川·多园”绿茶供货协议要点（内部摘要）\n"
@@ -22,29 +23,25 @@ SUMMARY = (
     "茗川：总经理 闻一舟；质量总监 符晓岚\n")
 
 
-def _triples(text: str) -> set[tuple[str, str, str]]:
-    return {(entity_key(r.source), r.predicate, entity_key(r.target)) for r in extract(text, "d", "d#0").relations}
-
-
 def test_a_contact_line_gives_the_head_and_the_staff_of_its_organisation():
-    found = _triples(SUMMARY)
+    found = extracted_triples(SUMMARY)
     assert (entity_key("闻一舟"), "leads", entity_key("茗川")) in found, found
     assert (entity_key("符晓岚"), "belongs_to", entity_key("茗川")) in found, found
     assert (entity_key("符晓岚"), "leads", entity_key("茗川")) not in found  # a director, not the head
 
 
 def test_a_byline_gives_the_organisation_of_its_author():
-    found = _triples(SUMMARY)
+    found = extracted_triples(SUMMARY)
     assert (entity_key("宁可心"), "belongs_to", entity_key("Dawon Tea")) in found, found
 
 
 @pytest.mark.parametrize("line, person", [("负责人：总经理 闻一舟", "闻一舟"), ("甲方：董事长 符晓岚", "符晓岚")])
 def test_a_role_before_the_colon_is_no_organisation(line, person):
-    found = _triples(line)
+    found = extracted_triples(line)
     assert not any(s == entity_key(person) for s, _, _ in found), found
     assert not any(entity_key(e.name) in (entity_key("负责人"), entity_key("甲方"))
                    for e in extract(line, "d", "d#0").entities)
 
 
 def test_a_line_of_labels_without_titles_gives_no_relation():
-    assert _triples("时间：下午三点；地点：第二会议室；主持：品质部") == set()
+    assert extracted_triples("时间：下午三点；地点：第二会议室；主持：品质部") == set()

@@ -14,10 +14,10 @@ import pytest
 
 from rag.engines.offline import OfflineEngine
 from rag.engines.offline.relations import asked_relations
-from rag.extract import extract
 from rag.graphstore.base import entity_key
 from rag.tools.graph import asked_predicates
 from rag.variants import run_question
+from tests.support.relations import extracted_triples
 
 SYSTEMS = (
     "# Systems at the Harbour Cinema\n\n"
@@ -33,26 +33,22 @@ OVERVIEW = (
     "하버시네마는 부산에 본사를 둔 독립영화관이다. 상영관은 세 개이고, 해마다 10월에 단편영화제를 연다.\n")
 
 
-def _triples(text: str) -> set[tuple[str, str, str]]:
-    return {(entity_key(r.source), r.predicate, entity_key(r.target)) for r in extract(text, "d", "d#0").relations}
-
-
 def test_a_short_name_is_the_full_name_written_before():
-    found = _triples(SYSTEMS)
+    found = extracted_triples(SYSTEMS)
     assert (entity_key("Kestrel Metrology"), "located_in", entity_key("Yeosu")) in found, found
     assert not any(entity_key("Kestrel") in (s, t) for s, _, t in found)  # no second entity under the short name
 
 
 def test_a_first_word_two_names_share_is_no_short_name():
     # "Orion" begins two names: which one "Orion is based in Daegu" means is not written, so neither gets the city
-    found = _triples("Orion Labs built the Vega module. Orion Foods sells the lunches. Orion is based in Daegu.")
+    found = extracted_triples("Orion Labs built the Vega module. Orion Foods sells the lunches. Orion is based in Daegu.")
     assert not any(s in (entity_key("Orion Labs"), entity_key("Orion Foods")) and p == "located_in"
                    for s, p, _ in found), found
 
 
 def test_a_common_word_is_no_short_name():
     # "Quality" is written in lower case in the same text: a word, not the short name of the Quality Team
-    found = _triples("The Quality Team checks every lot, and the quality of each lot is kept. Quality is based in "
+    found = extracted_triples("The Quality Team checks every lot, and the quality of each lot is kept. Quality is based in "
                      "Jeju.")
     assert not any(entity_key("Quality Team") == s and p == "located_in" for s, p, _ in found), found
 

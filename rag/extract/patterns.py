@@ -54,7 +54,8 @@ PATTERNS: tuple[Pattern, ...] = (
              # "X has its head office in …", "has its only office in …", "X's head office is in …"
              r"\bhas\s+its\s+(?:only\s+|main\s+|registered\s+)?(?:head\s+)?offices?\s+in\b",
              # "… has its head office inside the Maepo brewery in Danyang", "… on the third floor of the X Theatre in …"
-             r"\bhas\s+its\s+(?:only\s+|main\s+|registered\s+)?head\s+office\s+(?:inside|on|at|above)\s[^.;,]{0,60}?\bin\b",
+             r"\bhas\s+its\s+(?:only\s+|main\s+|registered\s+)?head\s+office\s+(?:inside|on|at|above)\s"
+             r"[^.;,]{0,60}?\bin\b",
              r"\bhead\s+office\s+(?:is|was)\s+in\b"),
             (),
             ("위치", "본사", "소재", "자리", "에 있", "에서 있"), "located"),
